@@ -1,0 +1,40 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { CatalogueService } from '#app/catalogue';
+import { AppError, ErrorCode } from '#app/errors';
+import { LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provider';
+import type { ValidateAddressRequest } from './dto/validate-address.request.js';
+import type { ValidateAddressResponse } from './dto/validate-address.response.js';
+
+/** Characters some supported chain uses in an address; anything else cannot be an address. */
+const PLAUSIBLE_ADDRESS = /^[A-Za-z0-9:._-]{8,256}$/;
+
+/**
+ * The permissive check of `POST /v1/addresses/validate`: a syntactic pre-check, then the
+ * provider's `validateAddress`. Swap creation runs the strict chain-specific check.
+ */
+@Injectable()
+export class AddressesService {
+  constructor(
+    private readonly catalogue: CatalogueService,
+    @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
+  ) {}
+
+  async validate(request: ValidateAddressRequest): Promise<ValidateAddressResponse> {
+    const currency = await this.catalogue.currency(request.currency);
+    if (request.extraId !== undefined) {
+      throw new AppError(ErrorCode.InvalidRequest, `${currency.ticker} takes no extraId.`, {
+        param: 'extraId',
+      });
+    }
+    if (!PLAUSIBLE_ADDRESS.test(request.address)) {
+      return { valid: false, message: `This is not a ${currency.fullName} address.` };
+    }
+    const verdict = await this.provider.validateAddress(currency.ticker, request.address);
+    return verdict.result
+      ? { valid: true }
+      : {
+          valid: false,
+          message: verdict.message ?? `This is not a valid ${currency.fullName} address.`,
+        };
+  }
+}

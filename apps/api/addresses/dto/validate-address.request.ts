@@ -1,0 +1,22 @@
+import { StringField } from '../../common/string-field.decorator.js';
+import { TickerField } from '../../common/ticker.decorator.js';
+
+export class ValidateAddressRequest {
+  @TickerField('currency', 'btc')
+  currency: string;
+
+  @StringField('address', {
+    maxLength: 256,
+    notEmpty: true,
+    typeMessage: 'address is required: the wallet address to check.',
+    api: { example: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
+  })
+  address: string;
+
+  @StringField('extraId', {
+    maxLength: 128,
+    required: false,
+    api: { description: 'Only for memo currencies, which v1 does not list' },
+  })
+  extraId?: string;
+}

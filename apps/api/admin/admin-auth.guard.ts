@@ -1,0 +1,32 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import type { Request } from 'express';
+import { APP_CONFIG, type ApiConfig } from '#app/config';
+import { AppError, ErrorCode } from '#app/errors';
+
+function sha256(value: string): Buffer {
+  return createHash('sha256').update(value, 'utf8').digest();
+}
+
+/**
+ * True when `Authorization` is `Bearer <token>` for exactly this token. Both sides are hashed
+ * first so the comparison takes the same time whatever the presented value's length or content.
+ */
+export function adminBearerMatches(authorization: string | undefined, token: string): boolean {
+  const presented = /^Bearer (\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
+  return timingSafeEqual(sha256(presented), sha256(token)) && presented.length > 0;
+}
+
+/** `/admin` is for operators only: the admin token, never a partner credential (DECISIONS §5). */
+@Injectable()
+export class AdminAuthGuard implements CanActivate {
+  constructor(@Inject(APP_CONFIG) private readonly config: ApiConfig) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const request = context.switchToHttp().getRequest<Request>();
+    if (!adminBearerMatches(request.headers.authorization, this.config.adminToken)) {
+      throw new AppError(ErrorCode.Unauthenticated, 'Missing or invalid admin token.');
+    }
+    return true;
+  }
+}

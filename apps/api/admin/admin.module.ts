@@ -1,0 +1,27 @@
+import { Module } from '@nestjs/common';
+import { EarningsModule } from '#app/settlement';
+import { SwapsModule } from '#app/swaps';
+import { AdminAuditController } from './audit.controller.js';
+import { AdminAuthGuard } from './admin-auth.guard.js';
+import { AdminCredentialsController } from './credentials.controller.js';
+import { AdminEarningsController } from './earnings.controller.js';
+import { AdminLegacySwapsController } from './legacy-swaps.controller.js';
+import { AdminOrganizationsController } from './organizations.controller.js';
+
+/**
+ * The operator API under `/admin`, behind the admin token (DECISIONS §5). OrganizationsService
+ * comes from the one PartnersModule the api root imports, so revocations go through the same
+ * authenticator that serves partner requests.
+ */
+@Module({
+  imports: [SwapsModule, EarningsModule],
+  controllers: [
+    AdminOrganizationsController,
+    AdminCredentialsController,
+    AdminAuditController,
+    AdminLegacySwapsController,
+    AdminEarningsController,
+  ],
+  providers: [AdminAuthGuard],
+})
+export class AdminModule {}

@@ -1,0 +1,21 @@
+import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { OrganizationsService } from '#app/partners';
+import { AdminAuthGuard } from './admin-auth.guard.js';
+import { toAuditEntryView, AuditLogResponse } from './dto/audit-entry.response.js';
+import { AuditQueryDto } from './dto/audit-query.dto.js';
+
+@ApiTags('admin')
+@UseGuards(AdminAuthGuard)
+@Controller('admin/audit')
+export class AdminAuditController {
+  constructor(private readonly organizations: OrganizationsService) {}
+
+  /** Newest first. */
+  @Get()
+  @ApiOkResponse({ type: AuditLogResponse })
+  async list(@Query() query: AuditQueryDto): Promise<AuditLogResponse> {
+    const entries = await this.organizations.latestAudit(query.limit);
+    return { entries: entries.map(toAuditEntryView) };
+  }
+}

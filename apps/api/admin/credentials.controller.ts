@@ -1,0 +1,56 @@
+import { Controller, Get, Header, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { OrganizationsService } from '#app/partners';
+import { ADMIN_ACTOR } from './admin-actor.js';
+import { AdminAuthGuard } from './admin-auth.guard.js';
+import { OrganizationIdPipe, PublicKeyPipe } from './admin-params.js';
+import {
+  CredentialListResponse,
+  CredentialResponse,
+  IssuedCredentialResponse,
+  RevealedCredentialResponse,
+  toCredentialView,
+  toIssuedCredentialView,
+} from './dto/credential.response.js';
+
+/** Issue, list, reveal and revoke partner credentials. Issue, reveal and revoke are bodyless POSTs. */
+@ApiTags('admin')
+@UseGuards(AdminAuthGuard)
+@Controller('admin')
+export class AdminCredentialsController {
+  constructor(private readonly organizations: OrganizationsService) {}
+
+  @Post('organizations/:id/credentials')
+  @Header('Cache-Control', 'no-store')
+  @ApiCreatedResponse({ type: IssuedCredentialResponse })
+  async issue(@Param('id', OrganizationIdPipe) id: string): Promise<IssuedCredentialResponse> {
+    const issued = await this.organizations.issueCredential(id, ADMIN_ACTOR);
+    return { credential: toIssuedCredentialView(issued) };
+  }
+
+  @Get('organizations/:id/credentials')
+  @ApiOkResponse({ type: CredentialListResponse })
+  async list(@Param('id', OrganizationIdPipe) id: string): Promise<CredentialListResponse> {
+    const credentials = await this.organizations.listCredentials(id);
+    return { credentials: credentials.map(toCredentialView) };
+  }
+
+  @Post('credentials/:publicKey/reveal')
+  @HttpCode(200)
+  @Header('Cache-Control', 'no-store')
+  @ApiOkResponse({ type: RevealedCredentialResponse })
+  async reveal(
+    @Param('publicKey', PublicKeyPipe) publicKey: string,
+  ): Promise<RevealedCredentialResponse> {
+    const revealed = await this.organizations.revealCredential(publicKey, ADMIN_ACTOR);
+    return { credential: { publicKey: revealed.publicKey, secret: revealed.secret } };
+  }
+
+  @Post('credentials/:publicKey/revoke')
+  @HttpCode(200)
+  @ApiOkResponse({ type: CredentialResponse })
+  async revoke(@Param('publicKey', PublicKeyPipe) publicKey: string): Promise<CredentialResponse> {
+    const credential = await this.organizations.revokeCredential(publicKey, ADMIN_ACTOR);
+    return { credential: toCredentialView(credential) };
+  }
+}

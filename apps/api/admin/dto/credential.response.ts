@@ -1,0 +1,70 @@
+import { ApiProperty } from '@nestjs/swagger';
+import type { IssuedCredential } from '#app/partners';
+import type { CredentialEntity } from '#app/persistence';
+
+export class IssuedCredentialView {
+  @ApiProperty({ example: 'pk_live_0123456789abcdef0123456789abcdef' })
+  publicKey: string;
+
+  @ApiProperty({ description: 'Shown here and by reveal only.' })
+  secret: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+}
+
+export class IssuedCredentialResponse {
+  @ApiProperty({ type: IssuedCredentialView })
+  credential: IssuedCredentialView;
+}
+
+export class CredentialView {
+  @ApiProperty()
+  publicKey: string;
+
+  @ApiProperty({ format: 'date-time' })
+  createdAt: string;
+
+  @ApiProperty({ type: String, format: 'date-time', nullable: true })
+  revokedAt: string | null;
+}
+
+export class CredentialResponse {
+  @ApiProperty({ type: CredentialView })
+  credential: CredentialView;
+}
+
+export class CredentialListResponse {
+  @ApiProperty({ type: [CredentialView] })
+  credentials: CredentialView[];
+}
+
+export class RevealedCredentialView {
+  @ApiProperty()
+  publicKey: string;
+
+  @ApiProperty()
+  secret: string;
+}
+
+export class RevealedCredentialResponse {
+  @ApiProperty({ type: RevealedCredentialView })
+  credential: RevealedCredentialView;
+}
+
+export function toIssuedCredentialView(issued: IssuedCredential): IssuedCredentialView {
+  return {
+    publicKey: issued.publicKey,
+    secret: issued.secret,
+    createdAt: issued.createdAt.toISOString(),
+  };
+}
+
+/** Never the secret, its ciphertext or its digest. */
+export function toCredentialView(credential: CredentialEntity): CredentialView {
+  return {
+    publicKey: credential.publicKey,
+    createdAt: credential.createdAt.toISOString(),
+    revokedAt: credential.revokedAt?.toISOString() ?? null,
+  };
+}

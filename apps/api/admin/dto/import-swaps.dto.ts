@@ -1,0 +1,74 @@
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { Type } from 'class-transformer';
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsArray,
+  IsDateString,
+  IsIn,
+  IsOptional,
+  IsString,
+  IsUUID,
+  Matches,
+  MaxLength,
+  ValidateNested,
+} from 'class-validator';
+import { SWAP_STATUSES, type SwapStatus } from '#app/persistence';
+import { LEGACY_SWAP_ID } from '#app/swaps';
+
+const DECIMAL = /^\d+(\.\d+)?$/;
+const SIGNED_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+export class LegacySwapDto {
+  @ApiProperty({ example: 'swp_01HX3' })
+  @Matches(LEGACY_SWAP_ID, { message: 'id must be a legacy swp_… id.' })
+  id: string;
+
+  @ApiProperty()
+  @IsUUID('all', { message: 'organizationId must be a UUID.' })
+  organizationId: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(128) providerSwapId?: string | null;
+  @ApiProperty({ enum: SWAP_STATUSES }) @IsIn(SWAP_STATUSES) status: SwapStatus;
+  @ApiPropertyOptional({ enum: ['float', 'fixed'] }) @IsOptional() @IsIn(['float', 'fixed']) mode?:
+    'float' | 'fixed';
+  @ApiProperty() @IsString() @MaxLength(32) from: string;
+  @ApiProperty() @IsString() @MaxLength(32) to: string;
+  @ApiProperty()
+  @Matches(DECIMAL, { message: 'amountFrom must be a decimal string.' })
+  amountFrom: string;
+  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL) amountExpectedTo?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL) amountActualFrom?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL) amountActualTo?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL) networkFee?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL) actualNetworkFee?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL) rate?: string | null;
+  @ApiProperty() @IsString() @MaxLength(256) payinAddress: string;
+  @ApiProperty() @IsString() @MaxLength(256) payoutAddress: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(256) refundAddress?: string | null;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(256) payinHash?: string | null;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(256) payoutHash?: string | null;
+  @ApiPropertyOptional() @IsOptional() @IsDateString() moneyReceivedAt?: string | null;
+  @ApiPropertyOptional() @IsOptional() @IsDateString() moneySentAt?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(SIGNED_DECIMAL) amountAnomalyPct?: string | null;
+  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(120) partnerReferenceId?:
+    string | null;
+  @ApiPropertyOptional() @IsOptional() @IsDateString() payTill?: string | null;
+  @ApiProperty()
+  @IsDateString({}, { message: 'createdAt must be an ISO 8601 date-time.' })
+  createdAt: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() amountExpectedFrom?: string;
+}
+
+export class ImportSwapsDto {
+  @ApiProperty({ type: [LegacySwapDto] })
+  @IsArray()
+  @ArrayMinSize(1)
+  @ArrayMaxSize(1000)
+  @ValidateNested({ each: true })
+  @Type(() => LegacySwapDto)
+  swaps: LegacySwapDto[];
+}
+
+export class ImportSwapsResponse {
+  @ApiProperty({ type: 'integer' }) imported: number;
+}

@@ -1,0 +1,52 @@
+import { Body, Controller, Get, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { OrganizationsService } from '#app/partners';
+import { ADMIN_ACTOR } from './admin-actor.js';
+import { AdminAuthGuard } from './admin-auth.guard.js';
+import { OrganizationIdPipe } from './admin-params.js';
+import { CreateOrganizationDto, toNewOrganization } from './dto/create-organization.dto.js';
+import {
+  OrganizationListResponse,
+  OrganizationResponse,
+  toOrganizationPatch,
+  toOrganizationView,
+} from './dto/organization.response.js';
+import { UpdateOrganizationDto } from './dto/update-organization.dto.js';
+
+@ApiTags('admin')
+@UseGuards(AdminAuthGuard)
+@Controller('admin/organizations')
+export class AdminOrganizationsController {
+  constructor(private readonly organizations: OrganizationsService) {}
+
+  @Post()
+  @ApiCreatedResponse({ type: OrganizationResponse })
+  async create(@Body() dto: CreateOrganizationDto): Promise<OrganizationResponse> {
+    const organization = await this.organizations.create(toNewOrganization(dto), ADMIN_ACTOR);
+    return { organization: toOrganizationView(organization) };
+  }
+
+  @Get()
+  @ApiOkResponse({ type: OrganizationListResponse })
+  async list(): Promise<OrganizationListResponse> {
+    const organizations = await this.organizations.list();
+    return { organizations: organizations.map(toOrganizationView) };
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: OrganizationResponse })
+  async get(@Param('id', OrganizationIdPipe) id: string): Promise<OrganizationResponse> {
+    const organization = await this.organizations.get(id);
+    return { organization: toOrganizationView(organization) };
+  }
+
+  @Patch(':id')
+  @ApiOkResponse({ type: OrganizationResponse })
+  async update(
+    @Param('id', OrganizationIdPipe) id: string,
+    @Body() dto: UpdateOrganizationDto,
+  ): Promise<OrganizationResponse> {
+    const organization = await this.organizations.update(id, toOrganizationPatch(dto), ADMIN_ACTOR);
+    return { organization: toOrganizationView(organization) };
+  }
+}

@@ -1,0 +1,45 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ApiConfig, ConfigModule } from '#app/config';
+import { HealthModule } from '#app/health';
+import { PartnersModule } from '#app/partners';
+import { PersistenceModule } from '#app/persistence';
+import { ProviderModule } from '#app/provider';
+import { RateLimitModule, UpstreamGateModule } from '#app/ratelimit';
+import { RedisModule } from '#app/redis';
+import { AddressesModule } from './addresses/addresses.module.js';
+import { AdminModule } from './admin/admin.module.js';
+import { CurrenciesModule } from './currencies/currencies.module.js';
+import { MetricsModule } from './metrics/metrics.module.js';
+import { OpenApiModule } from './openapi/openapi.module.js';
+import { PairsModule } from './pairs/pairs.module.js';
+import { PublicQuotesModule } from './public-quotes/public-quotes.module.js';
+import { QuotesModule } from './quotes/quotes.module.js';
+import { SwapsModule } from './swaps/swaps.module.js';
+
+@Module({})
+export class ApiModule {
+  static forRoot(config: ApiConfig): DynamicModule {
+    return {
+      module: ApiModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        PersistenceModule.forRoot(config.database.url),
+        RedisModule.forRoot(config.redis),
+        MetricsModule,
+        RateLimitModule,
+        UpstreamGateModule.forRoot('partner'),
+        ProviderModule.forRoot({ provider: config.provider }),
+        PartnersModule.forRoot(config.credentialEncryptionKey),
+        HealthModule,
+        OpenApiModule,
+        AdminModule,
+        CurrenciesModule,
+        PairsModule,
+        AddressesModule,
+        QuotesModule,
+        PublicQuotesModule,
+        SwapsModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,41 @@
+import { Controller, Get, Header, Injectable } from '@nestjs/common';
+import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
+import { AppError, ErrorCode } from '#app/errors';
+import { renderDocsPage } from './docs.page.js';
+
+/** The document is generated from the running app, so it is set once the app exists. */
+@Injectable()
+export class OpenApiDocumentHolder {
+  private document: OpenAPIObject | null = null;
+  private page: string | null = null;
+
+  set(document: OpenAPIObject): void {
+    this.document = document;
+    this.page = renderDocsPage(document);
+  }
+
+  get(): { document: OpenAPIObject; page: string } {
+    if (!this.document || !this.page) {
+      throw new AppError(ErrorCode.ServiceUnavailable, 'The API description is not ready yet.');
+    }
+    return { document: this.document, page: this.page };
+  }
+}
+
+/** Serves the API description (unauthenticated) and its human-readable page. */
+@ApiExcludeController()
+@Controller()
+export class OpenApiController {
+  constructor(private readonly holder: OpenApiDocumentHolder) {}
+
+  @Get('v1/openapi.json')
+  json(): OpenAPIObject {
+    return this.holder.get().document;
+  }
+
+  @Get('docs')
+  @Header('Content-Type', 'text/html; charset=utf-8')
+  docs(): string {
+    return this.holder.get().page;
+  }
+}

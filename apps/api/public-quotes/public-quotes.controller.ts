@@ -1,0 +1,18 @@
+import { Controller, Get, Header, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { PublicQuoteQuery } from './dto/public-quote.query.js';
+import { PublicQuoteResponse } from './dto/public-quote.response.js';
+import { PublicQuotesService } from './public-quotes.service.js';
+
+@ApiTags('public')
+@Controller('v1/public/quote')
+export class PublicQuotesController {
+  constructor(private readonly publicQuotes: PublicQuotesService) {}
+
+  @Get()
+  @Header('Cache-Control', 'public, max-age=10')
+  @ApiOkResponse({ type: PublicQuoteResponse })
+  quote(@Query() query: PublicQuoteQuery): Promise<PublicQuoteResponse> {
+    return this.publicQuotes.quote(query.from, query.to, query.amount);
+  }
+}

@@ -1,0 +1,122 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Decimal } from 'decimal.js';
+import { AppError, ErrorCode } from '#app/errors';
+import { CatalogueService, netOfNetworkFee, parseAmount, type ResolvedPair } from '#app/catalogue';
+import { LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provider';
+import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
+import type { PublicQuoteResponse } from './dto/public-quote.response.js';
+
+/** The standard service fee built into public prices (DECISIONS: docs/decisions.md). */
+export const STANDARD_FEE_PERCENT = '1';
+const REFERENCE_TTL_MS = 10_000;
+const FEE_NOTE = `The rate includes the standard ${STANDARD_FEE_PERCENT}% service fee. The network fee is shown separately.`;
+
+/** The public quote documents one upstream failure: 503, temporarily unavailable. */
+function asTemporarilyUnavailable(error: unknown): unknown {
+  if (error instanceof AppError && error.type === 'upstream_error' && error.status !== 503) {
+    return new AppError(ErrorCode.UpstreamUnavailable, 'Prices are temporarily unavailable.', {
+      cause: error,
+    });
+  }
+  return error;
+}
+
+/** What one upstream float quote per pair and 10 s tells about every amount. */
+interface PairReference {
+  /** Payout per unit sent, net of the provider fee. */
+  unitRate: string;
+  rate: string;
+  networkFee: string;
+  /** When the provider was asked (ms since epoch). */
+  fetchedAt: number;
+}
+
+/**
+ * Anonymous price display. Prices come from a per-pair reference refreshed at most every 10 s
+ * (shared through the store), so anonymous traffic never spends the upstream budget per request.
+ */
+@Injectable()
+export class PublicQuotesService {
+  private readonly inFlight = new Map<string, Promise<PairReference>>();
+  private readonly local = new Map<string, PairReference>();
+
+  constructor(
+    private readonly catalogue: CatalogueService,
+    @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
+    @Inject(KEY_VALUE_STORE) private readonly store: KeyValueStore,
+  ) {}
+
+  async quote(
+    from: string,
+    to: string,
+    rawAmount: string | undefined,
+  ): Promise<PublicQuoteResponse> {
+    const pair = await this.catalogue.pair(from, to);
+    const amountFrom = parseAmount(rawAmount ?? '1', pair.from.blockchainPrecision, 'amount');
+    const reference = await this.reference(pair);
+    const amountTo = new Decimal(amountFrom)
+      .mul(reference.unitRate)
+      .mul(new Decimal(100).minus(STANDARD_FEE_PERCENT).div(100))
+      .toDecimalPlaces(pair.to.blockchainPrecision, Decimal.ROUND_DOWN)
+      .toFixed();
+    return {
+      quote: {
+        from: pair.from.ticker,
+        to: pair.to.ticker,
+        amountFrom,
+        amountTo,
+        networkFee: reference.networkFee,
+        amountUserReceives: netOfNetworkFee(amountTo, reference.networkFee),
+        rate: reference.rate,
+        min: pair.params.minAmountFloat,
+        max: pair.params.maxAmountFloat,
+        rateType: 'float',
+        feeNote: FEE_NOTE,
+      },
+    };
+  }
+
+  private async reference(pair: ResolvedPair): Promise<PairReference> {
+    const key = `public-quote:${pair.from.ticker}:${pair.to.ticker}`;
+    const local = this.local.get(key);
+    if (local && local.fetchedAt + REFERENCE_TTL_MS > Date.now()) {
+      return local;
+    }
+    const cached = await this.store.get(key).catch(() => null);
+    if (cached) {
+      return this.keepLocally(key, JSON.parse(cached) as PairReference);
+    }
+    let pending = this.inFlight.get(key);
+    if (!pending) {
+      pending = this.fetchReference(pair, key).finally(() => this.inFlight.delete(key));
+      this.inFlight.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async fetchReference(pair: ResolvedPair, key: string): Promise<PairReference> {
+    const { minAmountFloat, maxAmountFloat } = pair.params;
+    const amountFrom = Decimal.min(new Decimal(minAmountFloat).mul(10), maxAmountFloat)
+      .toDecimalPlaces(pair.from.blockchainPrecision, Decimal.ROUND_DOWN)
+      .toFixed();
+    const upstream = await this.provider
+      .getFloatQuote({ from: pair.from.ticker, to: pair.to.ticker, amountFrom })
+      .catch((error: unknown) => {
+        throw asTemporarilyUnavailable(error);
+      });
+    const reference: PairReference = {
+      unitRate: new Decimal(upstream.amountTo).div(upstream.amountFrom).toFixed(),
+      rate: upstream.rate,
+      networkFee: upstream.networkFee,
+      fetchedAt: Date.now(),
+    };
+    await this.store.set(key, JSON.stringify(reference), REFERENCE_TTL_MS).catch(() => undefined);
+    return this.keepLocally(key, reference);
+  }
+
+  /** Kept in process until the same moment the shared entry expires: never older than 10 s. */
+  private keepLocally(key: string, reference: PairReference): PairReference {
+    this.local.set(key, reference);
+    return reference;
+  }
+}

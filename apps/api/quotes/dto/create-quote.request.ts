@@ -1,0 +1,25 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import type { QuoteMode } from '#app/quotes';
+import { StringField } from '../../common/string-field.decorator.js';
+import { TickerField } from '../../common/ticker.decorator.js';
+
+export class CreateQuoteRequest {
+  @TickerField('from', 'btc')
+  from: string;
+
+  @TickerField('to', 'eth')
+  to: string;
+
+  @StringField('amountFrom', {
+    maxLength: 64,
+    typeMessage: 'amountFrom is required: a decimal string, e.g. "0.1".',
+    api: { example: '0.1', description: 'Decimal string' },
+  })
+  amountFrom: string;
+
+  @ApiPropertyOptional({ enum: ['float', 'fixed'], default: 'float' })
+  @IsOptional()
+  @IsIn(['float', 'fixed'], { message: 'mode must be float or fixed.' })
+  mode?: QuoteMode;
+}

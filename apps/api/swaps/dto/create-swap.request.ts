@@ -1,0 +1,56 @@
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional } from 'class-validator';
+import type { QuoteMode } from '#app/quotes';
+import { StringField } from '../../common/string-field.decorator.js';
+import { TickerField } from '../../common/ticker.decorator.js';
+
+export class CreateSwapRequest {
+  @TickerField('from', 'btc')
+  from: string;
+
+  @TickerField('to', 'eth')
+  to: string;
+
+  @StringField('amountFrom', {
+    maxLength: 64,
+    typeMessage: 'amountFrom is required: a decimal string, e.g. "0.1".',
+    api: { example: '0.1', description: 'Decimal string within the pair bounds for the mode' },
+  })
+  amountFrom: string;
+
+  @StringField('address', {
+    maxLength: 256,
+    notEmpty: true,
+    typeMessage: 'address is required: the payout wallet on the `to` chain.',
+    api: { description: "User's payout wallet on the `to` chain" },
+  })
+  address: string;
+
+  @StringField('refundAddress', {
+    maxLength: 256,
+    required: false,
+    notEmpty: true,
+    emptyMessage: 'refundAddress must not be empty; omit the field instead.',
+    api: { description: 'Required for fixed swaps; omit rather than send ""' },
+  })
+  refundAddress?: string;
+
+  @StringField('partnerReferenceId', { maxLength: 120, required: false })
+  partnerReferenceId?: string;
+
+  @ApiPropertyOptional({ enum: ['float', 'fixed'], default: 'float' })
+  @IsOptional()
+  @IsIn(['float', 'fixed'], { message: 'mode must be float or fixed.' })
+  mode?: QuoteMode;
+
+  @StringField('rateId', {
+    maxLength: 128,
+    required: false,
+    api: { description: 'Token from a fixed quote; required for fixed' },
+  })
+  rateId?: string;
+
+  @ApiPropertyOptional({ description: 'Not supported in v1: memo currencies are not listed' })
+  @IsOptional()
+  extraId?: string;
+}

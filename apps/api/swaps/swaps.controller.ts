@@ -1,0 +1,79 @@
+import {
+  Body,
+  Controller,
+  Get,
+  Headers,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  Res,
+  UseGuards,
+} from '@nestjs/common';
+import {
+  ApiBearerAuth,
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiTags,
+} from '@nestjs/swagger';
+import type { Response } from 'express';
+import type { AuthenticatedPartner } from '#app/partners';
+import { SwapCreationService, SwapQueryService } from '#app/swaps';
+import { CurrentPartner } from '../auth/current-partner.decorator.js';
+import { PartnerAuthGuard, RequiresProviderActivation } from '../auth/partner-auth.guard.js';
+import { CreateSwapRequest } from './dto/create-swap.request.js';
+import { ListSwapsQuery } from './dto/list-swaps.query.js';
+import { SwapListResponse, SwapResponse } from './dto/swap.response.js';
+
+@ApiTags('swaps')
+@ApiBearerAuth()
+@UseGuards(PartnerAuthGuard)
+@Controller('v1/swaps')
+export class SwapsController {
+  constructor(
+    private readonly creation: SwapCreationService,
+    private readonly queries: SwapQueryService,
+  ) {}
+
+  @Post()
+  @HttpCode(201)
+  @RequiresProviderActivation()
+  @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'UUID v4' })
+  @ApiCreatedResponse({ type: SwapResponse })
+  async create(
+    @CurrentPartner() partner: AuthenticatedPartner,
+    @Headers('idempotency-key') idempotencyKey: string | undefined,
+    @Body() body: CreateSwapRequest,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<SwapResponse> {
+    const { swap, replayed } = await this.creation.create(partner, idempotencyKey, body);
+    if (replayed) {
+      res.setHeader('Idempotent-Replayed', 'true');
+    }
+    return { swap };
+  }
+
+  @Get()
+  @ApiOkResponse({ type: SwapListResponse })
+  async list(
+    @CurrentPartner() partner: AuthenticatedPartner,
+    @Query() query: ListSwapsQuery,
+  ): Promise<SwapListResponse> {
+    const swaps = await this.queries.list(partner.organizationId, {
+      limit: query.limit ?? 50,
+      offset: query.offset ?? 0,
+      partnerReferenceId: query.partnerReferenceId,
+    });
+    return { swaps };
+  }
+
+  @Get(':id')
+  @ApiOkResponse({ type: SwapResponse })
+  async get(
+    @CurrentPartner() partner: AuthenticatedPartner,
+    @Param('id') id: string,
+  ): Promise<SwapResponse> {
+    return { swap: await this.queries.get(id, partner.organizationId) };
+  }
+}

@@ -1,0 +1,154 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { createValidationPipe } from '#app/http';
+import { CreateOrganizationDto } from '../api/admin/dto/create-organization.dto.js';
+import { UpdateOrganizationDto } from '../api/admin/dto/update-organization.dto.js';
+import { AuditQueryDto } from '../api/admin/dto/audit-query.dto.js';
+
+/** A command line the CLI cannot run; printed as one line on stderr. */
+export class CliUsageError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'CliUsageError';
+  }
+}
+
+export type CliCommand =
+  | { name: 'help' }
+  | { name: 'org:create'; organization: CreateOrganizationDto }
+  | { name: 'org:list' }
+  | { name: 'org:get'; id: string }
+  | { name: 'org:update'; id: string; patch: UpdateOrganizationDto }
+  | { name: 'credential:create'; organizationId: string }
+  | { name: 'credential:list'; organizationId: string }
+  | { name: 'credential:reveal'; publicKey: string }
+  | { name: 'credential:revoke'; publicKey: string }
+  | { name: 'audit'; limit: number };
+
+export const USAGE = `Usage: npm run admin -- <command> [options]
+
+  org:create --name <name> --fee <0-4> [--status <status>] [--provider-activated]
+  org:list
+  org:get <organizationId>
+  org:update <organizationId> [--status <status>] [--fee <0-4>] [--provider-activated true|false]
+             [--payout-address <address>] [--payout-network trc20|erc20]
+  credential:create <organizationId>
+  credential:list <organizationId>
+  credential:reveal <publicKey>
+  credential:revoke <publicKey>
+  audit [--limit <1-200>]
+
+Statuses: pending_review, active, suspended, rejected. Results are JSON on stdout.
+Environment: DATABASE_URL, CREDENTIAL_ENCRYPTION_KEY, REDIS_URL (optional, for immediate revocation).
+`;
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+interface Parsed {
+  values: Record<string, string | boolean | undefined>;
+  positionals: string[];
+}
+
+function parse(args: string[], options: Options, positionals: string[]): Parsed {
+  let parsed: Parsed;
+  try {
+    parsed = parseArgs({ args, options, allowPositionals: true, strict: true }) as Parsed;
+  } catch (error: unknown) {
+    throw new CliUsageError((error as Error).message);
+  }
+  if (parsed.positionals.length !== positionals.length) {
+    const expected = positionals.length
+      ? positionals.map((p) => `<${p}>`).join(' ')
+      : 'no arguments';
+    throw new CliUsageError(`Expected ${expected}.`);
+  }
+  return parsed;
+}
+
+function parseBooleanFlag(value: string | boolean | undefined): boolean | string | undefined {
+  if (value === 'true') {
+    return true;
+  }
+  if (value === 'false') {
+    return false;
+  }
+  return value;
+}
+
+/** The admin API's own DTOs and validation pipe, so both surfaces accept exactly the same input. */
+async function validated<T extends object>(
+  metatype: new () => T,
+  plain: Record<string, unknown>,
+): Promise<T> {
+  const defined = Object.fromEntries(Object.entries(plain).filter(([, v]) => v !== undefined));
+  return (await createValidationPipe().transform(defined, { type: 'body', metatype })) as T;
+}
+
+/** Parses and validates `npm run admin -- <command> …`; ids are checked when the command runs. */
+export async function parseCommand(argv: string[]): Promise<CliCommand> {
+  const [name, ...args] = argv;
+  switch (name) {
+    case undefined:
+    case 'help':
+    case '--help':
+    case '-h':
+      return { name: 'help' };
+    case 'org:create': {
+      const { values } = parse(
+        args,
+        {
+          name: { type: 'string' },
+          fee: { type: 'string' },
+          status: { type: 'string' },
+          'provider-activated': { type: 'boolean' },
+        },
+        [],
+      );
+      const organization = await validated(CreateOrganizationDto, {
+        name: values.name,
+        feePercent: values.fee,
+        status: values.status,
+        providerActivated: values['provider-activated'],
+      });
+      return { name, organization };
+    }
+    case 'org:update': {
+      const { values, positionals } = parse(
+        args,
+        {
+          status: { type: 'string' },
+          fee: { type: 'string' },
+          'provider-activated': { type: 'string' },
+          'payout-address': { type: 'string' },
+          'payout-network': { type: 'string' },
+        },
+        ['organizationId'],
+      );
+      const patch = await validated(UpdateOrganizationDto, {
+        status: values.status,
+        feePercent: values.fee,
+        providerActivated: parseBooleanFlag(values['provider-activated']),
+        payoutAddress: values['payout-address'],
+        payoutNetwork: values['payout-network'],
+      });
+      return { name, id: positionals[0], patch };
+    }
+    case 'org:list':
+      parse(args, {}, []);
+      return { name };
+    case 'org:get':
+      return { name, id: parse(args, {}, ['organizationId']).positionals[0] };
+    case 'credential:create':
+    case 'credential:list':
+      return { name, organizationId: parse(args, {}, ['organizationId']).positionals[0] };
+    case 'credential:reveal':
+    case 'credential:revoke':
+      return { name, publicKey: parse(args, {}, ['publicKey']).positionals[0] };
+    case 'audit': {
+      const { values } = parse(args, { limit: { type: 'string' } }, []);
+      const query = await validated(AuditQueryDto, { limit: values.limit });
+      return { name, limit: query.limit };
+    }
+    default:
+      throw new CliUsageError(`Unknown command '${name}'. Run 'npm run admin -- help'.`);
+  }
+}

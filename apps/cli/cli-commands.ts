@@ -1,0 +1,68 @@
+import type { OrganizationsService } from '#app/partners';
+import { assertOrganizationId, assertPublicKey } from '../api/admin/admin-params.js';
+import { toAuditEntryView } from '../api/admin/dto/audit-entry.response.js';
+import { toNewOrganization } from '../api/admin/dto/create-organization.dto.js';
+import { toCredentialView, toIssuedCredentialView } from '../api/admin/dto/credential.response.js';
+import { toOrganizationPatch, toOrganizationView } from '../api/admin/dto/organization.response.js';
+import type { CliCommand } from './cli-args.js';
+
+/** Every CLI action is recorded under this actor in the audit log. */
+export const CLI_ACTOR = 'cli';
+
+type RunnableCommand = Exclude<CliCommand, { name: 'help' }>;
+
+/** Runs one command; the result has the same shape as the admin API's response body. */
+export async function runCommand(
+  command: RunnableCommand,
+  organizations: OrganizationsService,
+): Promise<object> {
+  switch (command.name) {
+    case 'org:create': {
+      const organization = await organizations.create(
+        toNewOrganization(command.organization),
+        CLI_ACTOR,
+      );
+      return { organization: toOrganizationView(organization) };
+    }
+    case 'org:list':
+      return { organizations: (await organizations.list()).map(toOrganizationView) };
+    case 'org:get':
+      return {
+        organization: toOrganizationView(await organizations.get(assertOrganizationId(command.id))),
+      };
+    case 'org:update': {
+      const organization = await organizations.update(
+        assertOrganizationId(command.id),
+        toOrganizationPatch(command.patch),
+        CLI_ACTOR,
+      );
+      return { organization: toOrganizationView(organization) };
+    }
+    case 'credential:create': {
+      const organizationId = assertOrganizationId(command.organizationId);
+      const issued = await organizations.issueCredential(organizationId, CLI_ACTOR);
+      return { credential: toIssuedCredentialView(issued) };
+    }
+    case 'credential:list': {
+      const organizationId = assertOrganizationId(command.organizationId);
+      const credentials = await organizations.listCredentials(organizationId);
+      return { credentials: credentials.map(toCredentialView) };
+    }
+    case 'credential:reveal': {
+      const revealed = await organizations.revealCredential(
+        assertPublicKey(command.publicKey),
+        CLI_ACTOR,
+      );
+      return { credential: { publicKey: revealed.publicKey, secret: revealed.secret } };
+    }
+    case 'credential:revoke': {
+      const credential = await organizations.revokeCredential(
+        assertPublicKey(command.publicKey),
+        CLI_ACTOR,
+      );
+      return { credential: toCredentialView(credential) };
+    }
+    case 'audit':
+      return { entries: (await organizations.latestAudit(command.limit)).map(toAuditEntryView) };
+  }
+}

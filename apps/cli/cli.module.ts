@@ -1,0 +1,21 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CliConfig, ConfigModule } from '#app/config';
+import { PartnersModule } from '#app/partners';
+import { PersistenceModule } from '#app/persistence';
+import { RedisModule } from '#app/redis';
+
+/** What the admin CLI needs: the database, the revocation fan-out and the partners services. */
+@Module({})
+export class CliModule {
+  static forRoot(config: CliConfig): DynamicModule {
+    return {
+      module: CliModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        PersistenceModule.forRoot(config.database.url),
+        RedisModule.forRoot(config.redis),
+        PartnersModule.forRoot(config.credentialEncryptionKey),
+      ],
+    };
+  }
+}

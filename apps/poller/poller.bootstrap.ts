@@ -1,0 +1,46 @@
+import type { Server } from 'node:http';
+import { INestApplicationContext } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { Logger as Pino } from 'pino';
+import { PollerConfig } from '#app/config';
+import { HealthService, startProbeServer } from '#app/health';
+import { PinoNestLogger } from '#app/logging';
+import { PollMetrics } from '#app/settlement';
+import { PollerModule } from './poller.module.js';
+import { SwapPollerTick } from './swap-poller.tick.js';
+
+export interface PollerProcess {
+  context: INestApplicationContext;
+  probes: Server;
+  /** This poller's lease owner. */
+  owner: string;
+  close(): Promise<void>;
+}
+
+/** The poller: an application context (no HTTP app) plus its probe server with `/metrics`. */
+export async function startPoller(
+  config: PollerConfig,
+  logger: Pino,
+  options: { shutdownHooks?: boolean } = {},
+): Promise<PollerProcess> {
+  const context = await NestFactory.createApplicationContext(PollerModule.forRoot(config), {
+    logger: new PinoNestLogger(logger),
+    abortOnError: false,
+  });
+  if (options.shutdownHooks ?? true) {
+    context.enableShutdownHooks();
+  }
+  const metrics = context.get(PollMetrics);
+  const probes = await startProbeServer(config.healthPort, context.get(HealthService), () =>
+    metrics.render(),
+  );
+  return {
+    context,
+    probes,
+    owner: context.get(SwapPollerTick).owner,
+    close: async () => {
+      await new Promise<void>((resolve) => probes.close(() => resolve()));
+      await context.close();
+    },
+  };
+}

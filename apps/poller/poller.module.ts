@@ -1,0 +1,38 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { ConfigModule, PollerConfig } from '#app/config';
+import { HealthProbesModule } from '#app/health';
+import { PersistenceModule } from '#app/persistence';
+import { ProviderModule } from '#app/provider';
+import { RateLimitModule, UpstreamGateModule } from '#app/ratelimit';
+import { RedisModule } from '#app/redis';
+import { SettlementModule } from '#app/settlement';
+import { HousekeepingTick } from './housekeeping.tick.js';
+import { SwapPollerTick } from './swap-poller.tick.js';
+
+@Module({})
+export class PollerModule {
+  static forRoot(config: PollerConfig): DynamicModule {
+    return {
+      module: PollerModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        ScheduleModule.forRoot(),
+        PersistenceModule.forRoot(config.database.url),
+        RedisModule.forRoot(config.redis),
+        // Every provider call waits for the shared upstream budget at background priority:
+        // the poller only takes slots partner traffic leaves free (DECISIONS §3.13).
+        RateLimitModule,
+        UpstreamGateModule.forRoot('background'),
+        ProviderModule.forRoot({ provider: config.provider }),
+        SettlementModule.forRoot({
+          pollIntervalMs: config.pollIntervalMs,
+          leaseMs: config.leaseMs,
+          batchSize: config.batchSize,
+        }),
+        HealthProbesModule,
+      ],
+      providers: [SwapPollerTick, HousekeepingTick],
+    };
+  }
+}

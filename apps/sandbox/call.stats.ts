@@ -1,0 +1,79 @@
+export interface SecondBucket {
+  /** Unix second. */
+  second: number;
+  calls: number;
+  methods: Record<string, number>;
+}
+
+/** What `GET /sandbox/stats` answers; later suites assert upstream budgets with it. */
+export interface SandboxStats {
+  totalCalls: number;
+  calls: Record<string, number>;
+  getTransactions: {
+    calls: number;
+    idsRequested: number;
+    maxIdsPerCall: number;
+    idsPerCall: number[];
+  };
+  perSecond: SecondBucket[];
+  maxCallsPerSecond: number;
+  faultsServed: number;
+  rejected: { unauthorized: number; malformed: number };
+}
+
+/** Counts every authenticated call by method and by wall-clock second. */
+export class CallStats {
+  private stats = CallStats.empty();
+  private readonly seconds = new Map<number, SecondBucket>();
+
+  private static empty(): SandboxStats {
+    return {
+      totalCalls: 0,
+      calls: {},
+      getTransactions: { calls: 0, idsRequested: 0, maxIdsPerCall: 0, idsPerCall: [] },
+      perSecond: [],
+      maxCallsPerSecond: 0,
+      faultsServed: 0,
+      rejected: { unauthorized: 0, malformed: 0 },
+    };
+  }
+
+  record(method: string, idsCount: number | null, now: number): void {
+    this.stats.totalCalls += 1;
+    this.stats.calls[method] = (this.stats.calls[method] ?? 0) + 1;
+    if (idsCount !== null) {
+      const gt = this.stats.getTransactions;
+      gt.calls += 1;
+      gt.idsRequested += idsCount;
+      gt.maxIdsPerCall = Math.max(gt.maxIdsPerCall, idsCount);
+      gt.idsPerCall.push(idsCount);
+    }
+    const second = Math.floor(now / 1000);
+    const bucket = this.seconds.get(second) ?? { second, calls: 0, methods: {} };
+    bucket.calls += 1;
+    bucket.methods[method] = (bucket.methods[method] ?? 0) + 1;
+    this.seconds.set(second, bucket);
+    this.stats.maxCallsPerSecond = Math.max(this.stats.maxCallsPerSecond, bucket.calls);
+  }
+
+  fault(): void {
+    this.stats.faultsServed += 1;
+  }
+
+  rejected(kind: 'unauthorized' | 'malformed'): void {
+    this.stats.rejected[kind] += 1;
+  }
+
+  reset(): void {
+    this.stats = CallStats.empty();
+    this.seconds.clear();
+  }
+
+  snapshot(): SandboxStats {
+    const copy = structuredClone(this.stats);
+    copy.perSecond = [...this.seconds.values()]
+      .sort((a, b) => a.second - b.second)
+      .map((b) => structuredClone(b));
+    return copy;
+  }
+}

@@ -1,0 +1,54 @@
+import type { AddressInfo } from 'node:net';
+import { INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import express from 'express';
+import type { Logger as Pino } from 'pino';
+import type { SandboxConfig } from '#app/config';
+import { BODY_LIMIT_BYTES, configureHttpApp } from '#app/http';
+import { PinoNestLogger } from '#app/logging';
+import { SandboxModule } from './sandbox.module.js';
+import { resolveSandboxOptions, type SandboxOptions } from './sandbox.options.js';
+
+export interface SandboxServer {
+  app: INestApplication;
+  /** The JSON-RPC endpoint, `http://127.0.0.1:<port>/v2`. */
+  url: string;
+  baseUrl: string;
+  close(): Promise<void>;
+}
+
+export interface StartSandboxOptions extends SandboxOptions {
+  /** Interface to listen on [127.0.0.1]. */
+  host?: string;
+}
+
+/** Starts the sandbox provider on `config.port` (0: an ephemeral port). */
+export async function startSandbox(
+  config: SandboxConfig,
+  logger: Pino,
+  options: StartSandboxOptions = {},
+): Promise<SandboxServer> {
+  const app = await NestFactory.create<NestExpressApplication>(
+    SandboxModule.forRoot(config, resolveSandboxOptions(options)),
+    { bodyParser: false, logger: new PinoNestLogger(logger) },
+  );
+  // The signature covers the exact body bytes, so /v2 keeps them raw; the JSON parser that
+  // configureHttpApp installs afterwards sees a consumed body and leaves it alone.
+  app.use('/v2', express.raw({ type: () => true, limit: BODY_LIMIT_BYTES }));
+  configureHttpApp(app, { logger });
+  await app.listen(config.port, options.host ?? '127.0.0.1');
+  const server = app.getHttpServer();
+  const { port } = server.address() as AddressInfo;
+  const baseUrl = `http://127.0.0.1:${port}`;
+  return {
+    app,
+    url: `${baseUrl}/v2`,
+    baseUrl,
+    close: async () => {
+      // A held `timeout` answer must not keep the server open.
+      server.closeAllConnections();
+      await app.close();
+    },
+  };
+}

@@ -1,0 +1,176 @@
+import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { pino } from 'pino';
+import { generateAddress } from '#app/chains';
+import { loadApiConfig } from '#app/config';
+import { OrganizationsService } from '#app/partners';
+import { runMigrations } from '#app/persistence';
+import { createApiApp } from '../apps/api/api.bootstrap.js';
+import { startSandbox, type SandboxServer } from '../apps/sandbox/sandbox.bootstrap.js';
+
+const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = 'redis://127.0.0.1:6379';
+const UPSTREAM_CONCURRENCY = 4;
+
+/** A credential and the swap it created under its own idempotency key (for replays). */
+export interface SeededCredential {
+  authorization: string;
+  idempotencyKey: string;
+  swapId: string;
+}
+
+export interface BenchEnvironment {
+  apiUrl: string;
+  credentials: SeededCredential[];
+  /** The body every seeded swap was created with, so a replay sends exactly it. */
+  swapBody: Record<string, string>;
+  close(): Promise<void>;
+}
+
+async function adminQuery(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+async function deleteKeys(prefix: string): Promise<void> {
+  const redis = new Redis(REDIS_URL);
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) {
+        await redis.del(...keys);
+      }
+    } while (cursor !== '0');
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Runs `work` over `items`, `concurrency` at a time. */
+async function inBatches<T, R>(
+  items: T[],
+  concurrency: number,
+  work: (item: T) => Promise<R>,
+): Promise<R[]> {
+  const results: R[] = [];
+  for (let i = 0; i < items.length; i += concurrency) {
+    results.push(...(await Promise.all(items.slice(i, i + concurrency).map(work))));
+  }
+  return results;
+}
+
+/**
+ * A sandbox and an api in this process against a database of their own (created, migrated and
+ * dropped here) and a Redis key prefix of their own, plus one active organization with
+ * `credentialCount` credentials, each of which has created one swap.
+ */
+export async function startBenchEnvironment(credentialCount: number): Promise<BenchEnvironment> {
+  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const database = `swap_bench_${runId}`;
+  const redisPrefix = `bench:${runId}:`;
+  await adminQuery(`CREATE DATABASE ${database}`);
+  const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
+  let sandbox: SandboxServer | undefined;
+  let api: NestExpressApplication | undefined;
+  const close = async (): Promise<void> => {
+    await api?.close();
+    await sandbox?.close();
+    await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await deleteKeys(redisPrefix);
+  };
+  try {
+    await runMigrations(databaseUrl);
+    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const silent = pino({ level: 'silent' });
+    sandbox = await startSandbox(
+      {
+        appEnv: 'bench',
+        version: '0.0.0-bench',
+        logLevel: 'silent',
+        port: 0,
+        publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        stepMs: 60_000,
+        seed: 42,
+      },
+      silent,
+    );
+    const config = loadApiConfig({
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: redisPrefix,
+      PROVIDER_URL: sandbox.url,
+      PROVIDER_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      ADMIN_TOKEN: randomBytes(24).toString('hex'),
+      CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      // One trusted hop, as behind an ingress: the load generator gives every request its own
+      // client address, so the per-IP limits count what they would count in production.
+      TRUST_PROXY_HOPS: '1',
+      APP_ENV: 'bench',
+      LOG_LEVEL: 'info',
+    });
+    // Production logs every request at info; the lines go to /dev/null so the cost is counted.
+    const logger = pino(
+      { level: config.logLevel },
+      pino.destination({ dest: '/dev/null', sync: false }),
+    );
+    api = await createApiApp(config, logger, { shutdownHooks: false });
+    await api.listen(0, '127.0.0.1');
+    const apiUrl = `http://127.0.0.1:${(api.getHttpServer().address() as AddressInfo).port}`;
+
+    const organizations = api.get(OrganizationsService);
+    const organization = await organizations.create(
+      {
+        name: 'Bench Wallet',
+        feePercent: '1',
+        status: 'active',
+        providerActivated: true,
+        payoutAddress: null,
+        payoutNetwork: 'trc20',
+      },
+      'bench',
+    );
+    const swapBody = {
+      from: 'btc',
+      to: 'eth',
+      amountFrom: '0.1',
+      address: generateAddress('ethereum', (n) => randomBytes(n)),
+    };
+    const indexes = Array.from({ length: credentialCount }, (_, i) => i);
+    // Swap creation goes through the shared upstream cap (10/s), so seeding is paced by it.
+    const credentials = await inBatches(indexes, UPSTREAM_CONCURRENCY, async (i) => {
+      const issued = await organizations.issueCredential(organization.id, 'bench');
+      const authorization = `Bearer ${issued.publicKey}:${issued.secret}`;
+      const idempotencyKey = randomUUID();
+      const response = await fetch(`${apiUrl}/v1/swaps`, {
+        method: 'POST',
+        headers: {
+          Authorization: authorization,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': idempotencyKey,
+          'X-Forwarded-For': `192.168.${i >> 8}.${i & 255}`,
+        },
+        body: JSON.stringify(swapBody),
+      });
+      const text = await response.text();
+      if (response.status !== 201) {
+        throw new Error(`seeding swap ${i} answered ${response.status}: ${text}`);
+      }
+      const { swap } = JSON.parse(text) as { swap: { id: string } };
+      return { authorization, idempotencyKey, swapId: swap.id };
+    });
+    return { apiUrl, credentials, swapBody, close };
+  } catch (error: unknown) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,4 @@
+export * from './amounts.js';
+export * from './catalogue.module.js';
+export * from './catalogue.service.js';
+export * from './ticker-aliases.js';

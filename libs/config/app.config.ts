@@ -1,0 +1,239 @@
+import { createPrivateKey, KeyObject } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ConfigError } from './config.error.js';
+import { EnvReader } from './env-reader.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Settings every process shares. */
+export interface CommonConfig {
+  appEnv: string;
+  version: string;
+  logLevel: LogLevel;
+}
+
+export interface DatabaseConfig {
+  url: string;
+}
+
+/** `url` null means the in-process stores (embedded start only, DECISIONS §2). */
+export interface RedisConfig {
+  url: string | null;
+  keyPrefix: string;
+}
+
+export interface ProviderConfig {
+  url: string;
+  privateKey: KeyObject;
+  timeoutMs: number;
+}
+
+export interface ApiConfig extends CommonConfig {
+  port: number;
+  trustProxyHops: number;
+  adminToken: string;
+  credentialEncryptionKey: Buffer;
+  fixedRateTtlSeconds: number;
+  database: DatabaseConfig;
+  redis: RedisConfig;
+  provider: ProviderConfig;
+}
+
+export interface PollerConfig extends CommonConfig {
+  pollIntervalMs: number;
+  healthPort: number;
+  /** How often the poller looks for due swaps; shorter than the interval so lag stays small. */
+  tickMs: number;
+  /** How long a claimed swap stays leased; an expired lease (a dead poller) is reclaimed. */
+  leaseMs: number;
+  /** Swaps claimed per batch; the provider is asked for them 10 ids per call. */
+  batchSize: number;
+  database: DatabaseConfig;
+  redis: RedisConfig;
+  provider: ProviderConfig;
+}
+
+export interface SandboxConfig extends CommonConfig {
+  port: number;
+  publicKeyPem: string;
+  stepMs: number;
+  seed: number;
+}
+
+export interface LoadOptions {
+  /** The embedded start may run without Redis; production processes may not. */
+  allowInProcessStores?: boolean;
+}
+
+const POSTGRES = ['postgres', 'postgresql'];
+const REDIS = ['redis', 'rediss'];
+const HTTP = ['http', 'https'];
+
+function readVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const candidate = join(dir, 'package.json');
+    if (existsSync(candidate)) {
+      const pkg = JSON.parse(readFileSync(candidate, 'utf8')) as {
+        name?: string;
+        version?: string;
+      };
+      if (pkg.name === 'swap-partners-api' && pkg.version) {
+        return pkg.version;
+      }
+    }
+    const parent = dirname(dir);
+    if (parent === dir) {
+      return '0.0.0';
+    }
+    dir = parent;
+  }
+}
+
+function common(reader: EnvReader): CommonConfig {
+  return {
+    appEnv: reader.optional('APP_ENV') ?? 'development',
+    version: readVersion(),
+    logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'info'),
+  };
+}
+
+/**
+ * Accepts a PEM (PKCS#8 or PKCS#1) or a hex-encoded PKCS#8 DER private key (DECISIONS §4).
+ * Literal `\n` sequences are accepted so the PEM can live in a one-line env value.
+ */
+export function parsePrivateKey(raw: string): KeyObject {
+  try {
+    if (/^[0-9a-fA-F]+$/.test(raw)) {
+      return createPrivateKey({ key: Buffer.from(raw, 'hex'), format: 'der', type: 'pkcs8' });
+    }
+    return createPrivateKey(raw.replace(/\\n/g, '\n'));
+  } catch {
+    throw new ConfigError(
+      'PROVIDER_PRIVATE_KEY',
+      'must be an RSA private key (PEM or PKCS#8 DER hex)',
+    );
+  }
+}
+
+function provider(reader: EnvReader): ProviderConfig {
+  const url = reader.url('PROVIDER_URL', HTTP);
+  const privateKey = parsePrivateKey(reader.required('PROVIDER_PRIVATE_KEY'));
+  if (privateKey.asymmetricKeyType !== 'rsa') {
+    throw new ConfigError('PROVIDER_PRIVATE_KEY', 'must be an RSA key');
+  }
+  return { url, privateKey, timeoutMs: reader.integer('PROVIDER_TIMEOUT_MS', 10000, 100, 120000) };
+}
+
+function redis(reader: EnvReader, options: LoadOptions): RedisConfig {
+  const url = options.allowInProcessStores
+    ? reader.optionalUrl('REDIS_URL', REDIS)
+    : reader.url('REDIS_URL', REDIS);
+  return { url: url ?? null, keyPrefix: reader.optional('REDIS_KEY_PREFIX') ?? 'swap:' };
+}
+
+export function loadApiConfig(env: Env, options: LoadOptions = {}): ApiConfig {
+  const reader = new EnvReader(env);
+  return {
+    ...common(reader),
+    database: { url: reader.url('DATABASE_URL', POSTGRES) },
+    redis: redis(reader, options),
+    provider: provider(reader),
+    port: reader.integer('PORT', 3000, 0, 65535),
+    trustProxyHops: reader.integer('TRUST_PROXY_HOPS', 0, 0, 10),
+    adminToken: reader.secret('ADMIN_TOKEN', 16),
+    credentialEncryptionKey: reader.base64Key('CREDENTIAL_ENCRYPTION_KEY', 32),
+    fixedRateTtlSeconds: reader.integer('FIXED_RATE_TTL_SECONDS', 60, 1, 3600),
+  };
+}
+
+/**
+ * Defaults follow the interval: a tick every quarter interval (at most 5 s), a lease of two
+ * intervals (at least 10 s) so a slow batch keeps its swaps.
+ */
+export function loadPollerConfig(env: Env, options: LoadOptions = {}): PollerConfig {
+  const reader = new EnvReader(env);
+  const pollIntervalMs = reader.integer('POLL_INTERVAL_MS', 30000, 100, 3600000);
+  return {
+    ...common(reader),
+    database: { url: reader.url('DATABASE_URL', POSTGRES) },
+    redis: redis(reader, options),
+    provider: provider(reader),
+    pollIntervalMs,
+    healthPort: reader.integer('POLLER_HEALTH_PORT', 3001, 0, 65535),
+    tickMs: reader.integer(
+      'POLLER_TICK_MS',
+      Math.min(5000, Math.max(50, Math.floor(pollIntervalMs / 4))),
+      10,
+      60000,
+    ),
+    leaseMs: reader.integer('POLLER_LEASE_MS', Math.max(10000, 2 * pollIntervalMs), 500, 3600000),
+    batchSize: reader.integer('POLLER_BATCH_SIZE', 100, 1, 1000),
+  };
+}
+
+export function loadSandboxConfig(env: Env): SandboxConfig {
+  const reader = new EnvReader(env);
+  const publicKeyPem = reader.required('SANDBOX_PUBLIC_KEY').replace(/\\n/g, '\n');
+  if (!publicKeyPem.includes('PUBLIC KEY-----')) {
+    throw new ConfigError('SANDBOX_PUBLIC_KEY', 'must be a PEM public key (SPKI or PKCS#1)');
+  }
+  return {
+    ...common(reader),
+    port: reader.integer('SANDBOX_PORT', 3100, 0, 65535),
+    publicKeyPem,
+    stepMs: reader.integer('SANDBOX_STEP_MS', 5000, 10, 3600000),
+    seed: reader.integer('SANDBOX_SEED', 42, 0, 2 ** 31),
+  };
+}
+
+export function loadDatabaseConfig(env: Env): DatabaseConfig {
+  return { url: new EnvReader(env).url('DATABASE_URL', POSTGRES) };
+}
+
+/** Settings of the embedded start only (`npm start`). */
+export interface EmbeddedConfig {
+  dataDir: string;
+  postgresPort: number;
+  /** Values the operator set explicitly; everything else is filled in by the embedded start. */
+  databaseUrl: string | undefined;
+  providerUrl: string | undefined;
+}
+
+export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
+  const reader = new EnvReader(env);
+  return {
+    dataDir: reader.optional('DATA_DIR') ?? '.data',
+    postgresPort: reader.integer('EMBEDDED_POSTGRES_PORT', 54329, 1, 65535),
+    databaseUrl: reader.optionalUrl('DATABASE_URL', POSTGRES),
+    providerUrl: reader.optionalUrl('PROVIDER_URL', HTTP),
+  };
+}
+
+/** Settings of the admin CLI (`npm run admin`): no HTTP server and no provider. */
+export interface CliConfig extends CommonConfig {
+  database: DatabaseConfig;
+  redis: RedisConfig;
+  credentialEncryptionKey: Buffer;
+}
+
+/**
+ * Without `REDIS_URL` a revocation from the CLI is not fanned out; replicas still drop the
+ * credential within their 2 s cache lifetime. Logs go to stderr and default to `warn` so stdout
+ * stays pure JSON.
+ */
+export function loadCliConfig(env: Env): CliConfig {
+  const reader = new EnvReader(env);
+  return {
+    ...common(reader),
+    logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'warn'),
+    database: { url: reader.url('DATABASE_URL', POSTGRES) },
+    redis: redis(reader, { allowInProcessStores: true }),
+    credentialEncryptionKey: reader.base64Key('CREDENTIAL_ENCRYPTION_KEY', 32),
+  };
+}

@@ -1,0 +1,67 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { AppError } from './app.error.js';
+import { ErrorCode } from './error-code.js';
+import { sendError } from './error-envelope.js';
+import { INTERNAL_ERROR_MESSAGE, toAppError } from './http-error.mapper.js';
+
+/** Runs before an error answer is written (e.g. to add headers every answer must carry). */
+export type BeforeErrorHook = (req: Request, res: Response) => Promise<void>;
+
+/** The one place that turns a thrown error into the spec's envelope. */
+@Catch()
+export class AllExceptionsFilter implements ExceptionFilter {
+  private readonly logger = new Logger(AllExceptionsFilter.name);
+
+  constructor(private readonly beforeError?: BeforeErrorHook) {}
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    void handleHttpError(
+      exception,
+      http.getRequest<Request>(),
+      http.getResponse<Response>(),
+      this.logger,
+      this.beforeError,
+    );
+  }
+}
+
+/** Shared by the Nest filter and the Express error middleware (body parsing happens before Nest). */
+export async function handleHttpError(
+  exception: unknown,
+  req: Request,
+  res: Response,
+  logger: Pick<Logger, 'error' | 'warn'>,
+  beforeError?: BeforeErrorHook,
+): Promise<void> {
+  const mapped = toAppError(exception);
+  if (mapped?.code === ErrorCode.ServiceUnavailable) {
+    logger.warn(
+      {
+        method: req.method,
+        path: req.path,
+        err: String((mapped.cause as Error | undefined)?.message),
+      },
+      'dependency unavailable',
+    );
+  }
+  if (mapped === null) {
+    const err = exception instanceof Error ? exception : new Error(String(exception));
+    logger.error(
+      {
+        err: { name: err.name, message: err.message, stack: err.stack },
+        method: req.method,
+        path: req.path,
+      },
+      'unhandled error',
+    );
+  }
+  await beforeError?.(req, res).catch((error: unknown) =>
+    logger.warn({ err: String(error) }, 'before-error hook failed'),
+  );
+  if (res.headersSent) {
+    return;
+  }
+  sendError(res, mapped ?? new AppError(ErrorCode.Internal, INTERNAL_ERROR_MESSAGE));
+}

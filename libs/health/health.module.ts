@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { HealthController } from './health.controller.js';
+import { HealthService } from './health.service.js';
+
+@Module({
+  controllers: [HealthController],
+  providers: [HealthService],
+  exports: [HealthService],
+})
+export class HealthModule {}
+
+/** The same probes without the HTTP controller, for processes that serve them themselves. */
+@Module({ providers: [HealthService], exports: [HealthService] })
+export class HealthProbesModule {}

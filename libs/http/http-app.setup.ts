@@ -1,0 +1,65 @@
+import { Logger } from '@nestjs/common';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import helmet from 'helmet';
+import { pinoHttp } from 'pino-http';
+import type { Logger as Pino } from 'pino';
+import { AllExceptionsFilter, handleHttpError, type BeforeErrorHook } from '#app/errors';
+import { answerClientErrorsWithEnvelope } from './client-error.handler.js';
+import { jsonBodyParser, requireJsonContentType } from './json-body.middleware.js';
+import { requestIdMiddleware } from './request-id.middleware.js';
+import { createValidationPipe } from './validation.pipe.js';
+
+export interface HttpAppOptions {
+  logger: Pino;
+  trustProxyHops?: number;
+  /** Off when several apps share one process and it handles signals itself (embedded start). */
+  shutdownHooks?: boolean;
+  /** Run after the request id and access log but before body parsing (e.g. rate limits). */
+  beforeBody?: RequestHandler[];
+  /** Runs before any error answer is written (e.g. rate-limit headers on early rejections). */
+  beforeError?: BeforeErrorHook;
+}
+
+/**
+ * Everything every HTTP app (api, sandbox, e2e apps) shares, in order: request id, access log,
+ * security headers, JSON body rules, validation and the error envelope. The app must be created
+ * with `bodyParser: false` so body errors reach our envelope.
+ */
+export function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions): void {
+  const errorLogger = new Logger('HttpErrors');
+  app.disable('x-powered-by');
+  answerClientErrorsWithEnvelope(app.getHttpServer());
+  app.set('trust proxy', options.trustProxyHops ?? 0);
+  app.use(requestIdMiddleware);
+  app.use(
+    pinoHttp({
+      logger: options.logger,
+      genReqId: (req) => String(req.headers['x-request-id']),
+      customLogLevel: (_req, res, err) =>
+        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+      },
+    }),
+  );
+  app.use(helmet());
+  for (const handler of options.beforeBody ?? []) {
+    app.use(handler);
+  }
+  app.use(requireJsonContentType);
+  app.use(jsonBodyParser());
+  app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) {
+      next(err);
+      return;
+    }
+    void handleHttpError(err, req, res, errorLogger, options.beforeError);
+  });
+  app.useGlobalPipes(createValidationPipe());
+  app.useGlobalFilters(new AllExceptionsFilter(options.beforeError));
+  if (options.shutdownHooks ?? true) {
+    app.enableShutdownHooks();
+  }
+}

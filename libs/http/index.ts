@@ -1,0 +1,4 @@
+export * from './http-app.setup.js';
+export * from './json-body.middleware.js';
+export * from './request-id.middleware.js';
+export * from './validation.pipe.js';

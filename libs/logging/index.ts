@@ -1,0 +1,3 @@
+export * from './logger.factory.js';
+export * from './pino-nest.logger.js';
+export * from './request-context.js';

@@ -1,0 +1,140 @@
+import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { AppError, ErrorCode } from '#app/errors';
+import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
+import { CredentialCipher, PUBLIC_KEY_PATTERN, SECRET_PATTERN } from './credential.cipher.js';
+import { CredentialsRepository } from './credentials.repository.js';
+import type { AuthenticatedPartner } from './partner.js';
+
+/** Revocation must reach every replica within 5 s (DECISIONS §3.11); the cache lives shorter. */
+const CACHE_TTL_MS = 2000;
+export const CREDENTIAL_REVOKED_CHANNEL = 'credential-revoked';
+const MAX_UNKNOWN_KEYS = 10_000;
+
+interface CacheEntry {
+  partner: AuthenticatedPartner;
+  digest: string;
+  expiresAt: number;
+}
+
+/** A digest nothing matches, so unknown keys take the same constant-time comparison path. */
+const UNKNOWN_DIGEST = '0'.repeat(64);
+
+function unauthenticated(): AppError {
+  return new AppError(ErrorCode.Unauthenticated, 'Missing or invalid credentials.');
+}
+
+/**
+ * Verifies `Authorization: Bearer <public_key>:<secret>`. Verified credentials are cached in
+ * process for 2 s and evicted at once when any replica revokes one; every failure is the same 401.
+ */
+@Injectable()
+export class CredentialAuthenticator implements OnModuleInit {
+  private readonly logger = new Logger(CredentialAuthenticator.name);
+  private readonly cache = new Map<string, CacheEntry>();
+  /** Keys that matched nothing, so guessing keys cannot cost a database query per request. */
+  private readonly unknown = new Map<string, number>();
+
+  constructor(
+    private readonly credentials: CredentialsRepository,
+    private readonly cipher: CredentialCipher,
+    @Inject(KEY_VALUE_STORE) private readonly store: KeyValueStore,
+  ) {}
+
+  async onModuleInit(): Promise<void> {
+    try {
+      await this.store.subscribe(CREDENTIAL_REVOKED_CHANNEL, (publicKey) =>
+        this.cache.delete(publicKey),
+      );
+    } catch (error: unknown) {
+      // The 2 s cache lifetime still bounds revocation; fan-out only makes it immediate.
+      this.logger.warn({ err: (error as Error).message }, 'revocation fan-out unavailable');
+    }
+  }
+
+  async authenticate(authorization: string | undefined): Promise<AuthenticatedPartner> {
+    const parsed = parseBearer(authorization);
+    if (!parsed) {
+      throw unauthenticated();
+    }
+    const { publicKey, secret } = parsed;
+    const entry = await this.lookup(publicKey);
+    if (!this.cipher.matches(secret, entry?.digest ?? UNKNOWN_DIGEST) || !entry) {
+      throw unauthenticated();
+    }
+    return entry.partner;
+  }
+
+  /** Evicts locally and tells every other replica. */
+  async announceRevocation(publicKey: string): Promise<void> {
+    this.cache.delete(publicKey);
+    try {
+      await this.store.publish(CREDENTIAL_REVOKED_CHANNEL, publicKey);
+    } catch (error: unknown) {
+      // The revocation is stored; other replicas still drop the key within the cache lifetime.
+      this.logger.warn(
+        { publicKey, err: (error as Error).message },
+        'revocation fan-out failed; replicas expire the key within 2 s',
+      );
+    }
+  }
+
+  private rememberUnknown(publicKey: string): void {
+    if (this.unknown.size >= MAX_UNKNOWN_KEYS) {
+      const now = Date.now();
+      for (const [key, expiresAt] of this.unknown) {
+        if (expiresAt <= now) {
+          this.unknown.delete(key);
+        }
+      }
+    }
+    if (this.unknown.size < MAX_UNKNOWN_KEYS) {
+      this.unknown.set(publicKey, Date.now() + CACHE_TTL_MS);
+    }
+  }
+
+  private async lookup(publicKey: string): Promise<CacheEntry | null> {
+    const cached = this.cache.get(publicKey);
+    if (cached && cached.expiresAt > Date.now()) {
+      return cached;
+    }
+    this.cache.delete(publicKey);
+    if ((this.unknown.get(publicKey) ?? 0) > Date.now()) {
+      return null;
+    }
+    const found = await this.credentials.findActiveWithOrganization(publicKey);
+    if (!found) {
+      this.rememberUnknown(publicKey);
+      return null;
+    }
+    const { credential, organization } = found;
+    const entry: CacheEntry = {
+      digest: credential.secretDigest,
+      expiresAt: Date.now() + CACHE_TTL_MS,
+      partner: {
+        credentialId: credential.id,
+        publicKey: credential.publicKey,
+        organizationId: organization.id,
+        organizationStatus: organization.status,
+        feePercent: organization.feePercent,
+        providerActivated: organization.providerActivated,
+      },
+    };
+    this.cache.set(publicKey, entry);
+    return entry;
+  }
+}
+
+export function parseBearer(
+  header: string | undefined,
+): { publicKey: string; secret: string } | null {
+  const match = /^Bearer ([^:\s]+):(\S+)$/.exec(header ?? '');
+  if (!match || !PUBLIC_KEY_PATTERN.test(match[1]) || !SECRET_PATTERN.test(match[2])) {
+    return null;
+  }
+  return { publicKey: match[1], secret: match[2] };
+}
+
+/** Public key of a well-formed bearer, for logs; never the secret. */
+export function publicKeyOf(header: string | undefined): string | null {
+  return parseBearer(header)?.publicKey ?? null;
+}

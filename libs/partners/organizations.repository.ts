@@ -1,0 +1,46 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository } from 'typeorm';
+import { OrganizationEntity, type OrganizationStatus, type PayoutNetwork } from '#app/persistence';
+
+export interface NewOrganization {
+  name: string;
+  feePercent: string;
+  status: OrganizationStatus;
+  providerActivated: boolean;
+  payoutAddress: string | null;
+  payoutNetwork: PayoutNetwork;
+}
+
+export type OrganizationPatch = Partial<Omit<NewOrganization, 'name'>> & { name?: string };
+
+@Injectable()
+export class OrganizationsRepository {
+  constructor(
+    @InjectRepository(OrganizationEntity)
+    private readonly repository: Repository<OrganizationEntity>,
+  ) {}
+
+  create(organization: NewOrganization): Promise<OrganizationEntity> {
+    return this.repository.save(this.repository.create(organization));
+  }
+
+  findById(id: string): Promise<OrganizationEntity | null> {
+    return this.repository.findOneBy({ id });
+  }
+
+  findByName(name: string): Promise<OrganizationEntity | null> {
+    return this.repository.findOneBy({ name });
+  }
+
+  list(): Promise<OrganizationEntity[]> {
+    return this.repository.find({ order: { createdAt: 'ASC' } });
+  }
+
+  async update(id: string, patch: OrganizationPatch): Promise<OrganizationEntity | null> {
+    if (Object.keys(patch).length > 0) {
+      await this.repository.update({ id }, patch);
+    }
+    return this.findById(id);
+  }
+}

@@ -1,0 +1,26 @@
+import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** Who did what, when. Never holds a secret. */
+@Entity({ name: 'audit_log' })
+export class AuditLogEntryEntity {
+  @PrimaryGeneratedColumn({ type: 'bigint' })
+  id: string;
+
+  @Column({ type: 'varchar', length: 128 })
+  actor: string;
+
+  @Column({ type: 'varchar', length: 64 })
+  action: string;
+
+  @Column({ name: 'target_type', type: 'varchar', length: 32 })
+  targetType: string;
+
+  @Column({ name: 'target_id', type: 'varchar', length: 128 })
+  targetId: string;
+
+  @Column({ type: 'jsonb', nullable: true })
+  details: Record<string, unknown> | null;
+
+  @Column({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

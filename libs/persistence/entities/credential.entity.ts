@@ -1,0 +1,28 @@
+import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+
+/** A partner API credential. The secret is kept encrypted (to reveal) and as a keyed digest (to verify). */
+@Entity({ name: 'credentials' })
+export class CredentialEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ name: 'organization_id', type: 'uuid' })
+  organizationId: string;
+
+  @Column({ name: 'public_key', type: 'varchar', length: 64, unique: true })
+  publicKey: string;
+
+  /** AES-256-GCM: iv (12) | tag (16) | ciphertext, base64. */
+  @Column({ name: 'secret_ciphertext', type: 'text' })
+  secretCiphertext: string;
+
+  /** HMAC-SHA256 of the secret under a key derived from CREDENTIAL_ENCRYPTION_KEY, hex. */
+  @Column({ name: 'secret_digest', type: 'varchar', length: 64 })
+  secretDigest: string;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @Column({ name: 'revoked_at', type: 'timestamptz', nullable: true })
+  revokedAt: Date | null;
+}

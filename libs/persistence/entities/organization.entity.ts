@@ -1,0 +1,44 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+
+export const ORGANIZATION_STATUSES = ['pending_review', 'active', 'suspended', 'rejected'] as const;
+export type OrganizationStatus = (typeof ORGANIZATION_STATUSES)[number];
+
+export const PAYOUT_NETWORKS = ['trc20', 'erc20'] as const;
+export type PayoutNetwork = (typeof PAYOUT_NETWORKS)[number];
+
+@Entity({ name: 'organizations' })
+export class OrganizationEntity {
+  @PrimaryGeneratedColumn('uuid')
+  id: string;
+
+  @Column({ type: 'varchar', length: 200 })
+  name: string;
+
+  /** Decimal string, 0–4 (percent). */
+  @Column({ name: 'fee_percent', type: 'numeric' })
+  feePercent: string;
+
+  @Column({ type: 'varchar', length: 32 })
+  status: OrganizationStatus;
+
+  @Column({ name: 'provider_activated', type: 'boolean', default: false })
+  providerActivated: boolean;
+
+  @Column({ name: 'payout_address', type: 'varchar', length: 128, nullable: true })
+  payoutAddress: string | null;
+
+  @Column({ name: 'payout_network', type: 'varchar', length: 16, default: 'trc20' })
+  payoutNetwork: PayoutNetwork;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt: Date;
+}

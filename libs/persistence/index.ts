@@ -1,0 +1,4 @@
+export * from './data-source.options.js';
+export * from './entities/index.js';
+export * from './migrator.js';
+export * from './persistence.module.js';

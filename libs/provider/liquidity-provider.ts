@@ -1,0 +1,142 @@
+/**
+ * The port every liquidity provider adapter implements. Amounts are decimal strings, timestamps
+ * ISO 8601 strings, tickers lowercase as the provider spells them. Every method either resolves
+ * with data or rejects with a `ProviderError`; an outage is never turned into an empty result.
+ */
+export interface LiquidityProvider {
+  getCurrencies(): Promise<ProviderCurrency[]>;
+  getPairParams(from: string, to: string): Promise<ProviderPairParams>;
+  getFloatQuote(request: QuoteRequest): Promise<ProviderFloatQuote>;
+  getFixedQuote(request: QuoteRequest): Promise<ProviderFixedQuote>;
+  createTransaction(request: CreateTransactionRequest): Promise<ProviderTransaction>;
+  createFixedTransaction(request: CreateFixedTransactionRequest): Promise<ProviderTransaction>;
+  /** By ids (at most 10 per call) or by payout address; newest first. */
+  getTransactions(query: TransactionQuery): Promise<ProviderTransaction[]>;
+  getStatus(id: string): Promise<ProviderStatus>;
+  validateAddress(currency: string, address: string): Promise<AddressValidation>;
+}
+
+export const LIQUIDITY_PROVIDER = Symbol('LIQUIDITY_PROVIDER');
+
+export interface ProviderCurrency {
+  ticker: string;
+  fullName: string;
+  enabled: boolean;
+  enabledFrom: boolean;
+  enabledTo: boolean;
+  fixRateEnabled: boolean;
+  payinConfirmations: number;
+  extraIdName: string | null;
+  image: string | null;
+  blockchain: string;
+  blockchainPrecision: number;
+}
+
+export interface ProviderPairParams {
+  from: string;
+  to: string;
+  minAmountFloat: string;
+  maxAmountFloat: string;
+  minAmountFixed: string;
+  maxAmountFixed: string;
+}
+
+export interface QuoteRequest {
+  from: string;
+  to: string;
+  amountFrom: string;
+}
+
+export interface ProviderFloatQuote {
+  from: string;
+  to: string;
+  amountFrom: string;
+  /** Net of provider fee, not of networkFee. */
+  amountTo: string;
+  networkFee: string;
+  rate: string;
+  fee: string;
+  min: string;
+  max: string;
+}
+
+export interface ProviderFixedQuote {
+  rateId: string;
+  from: string;
+  to: string;
+  amountFrom: string;
+  amountTo: string;
+  networkFee: string;
+  rate: string;
+  min: string;
+  max: string;
+  expiresAt: string;
+}
+
+export interface CreateTransactionRequest {
+  from: string;
+  to: string;
+  amountFrom: string;
+  address: string;
+  refundAddress?: string;
+}
+
+export interface CreateFixedTransactionRequest extends CreateTransactionRequest {
+  rateId: string;
+  refundAddress: string;
+}
+
+/** The provider's status vocabulary: the spec's ten plus `new` (maps to `waiting`). */
+export const PROVIDER_STATUSES = [
+  'new',
+  'waiting',
+  'confirming',
+  'exchanging',
+  'sending',
+  'finished',
+  'failed',
+  'refunded',
+  'overdue',
+  'expired',
+  'hold',
+] as const;
+
+export type ProviderStatus = (typeof PROVIDER_STATUSES)[number];
+
+export interface ProviderTransaction {
+  id: string;
+  status: ProviderStatus;
+  from: string;
+  to: string;
+  payinAddress: string;
+  payoutAddress: string;
+  refundAddress: string | null;
+  amountExpectedFrom: string;
+  amountExpectedTo: string;
+  networkFee: string | null;
+  rate: string | null;
+  payTill: string | null;
+  createdAt: string;
+  payinHash: string | null;
+  payoutHash: string | null;
+  amountActualFrom: string | null;
+  amountActualTo: string | null;
+  actualNetworkFee: string | null;
+  moneyReceivedAt: string | null;
+  moneySentAt: string | null;
+}
+
+export type TransactionQuery =
+  { ids: string[] } | { payoutAddress: string; limit?: number; offset?: number };
+
+export interface AddressValidation {
+  result: boolean;
+  message?: string;
+}
+
+/** Admission to the shared upstream budget (DECISIONS §3.13); rejects when none is left in time. */
+export interface UpstreamGate {
+  acquire(): Promise<void>;
+}
+
+export const UPSTREAM_GATE = Symbol('UPSTREAM_GATE');

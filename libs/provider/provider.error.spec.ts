@@ -1,0 +1,74 @@
+import { ErrorCode } from '#app/errors';
+import { mapRpcError, ProviderError } from './provider.error.js';
+
+describe(mapRpcError.name, () => {
+  it.each([
+    [
+      -32600,
+      'Invalid amount: minimal amount is 0.0015',
+      ErrorCode.AmountBelowMin,
+      400,
+      'amountFrom',
+      'amount',
+    ],
+    [
+      -32600,
+      'Invalid amount: maximal amount is 12.5',
+      ErrorCode.AmountAboveMax,
+      400,
+      'amountFrom',
+      'amount',
+    ],
+    [-32600, 'You reached requests limit', ErrorCode.UpstreamRateLimited, 429, null, 'other'],
+    [-32600, 'Unauthorized', ErrorCode.UpstreamNotConfigured, 503, null, 'other'],
+    [-32602, 'rateId was expired or already used', ErrorCode.RateExpired, 409, 'rateId', 'rate'],
+    [-32602, 'Invalid address', ErrorCode.InvalidRequest, 400, null, 'address'],
+    [-32602, 'Invalid refund address', ErrorCode.InvalidRequest, 400, null, 'address'],
+    [
+      -32602,
+      'Invalid currency pair: btc to dash is not available',
+      ErrorCode.InvalidRequest,
+      400,
+      'pair',
+      'pair',
+    ],
+    [
+      -32602,
+      'Invalid amount: btc takes at most 8 decimal places',
+      ErrorCode.InvalidRequest,
+      400,
+      'amountFrom',
+      'amount',
+    ],
+    [-32603, 'Internal error', ErrorCode.UpstreamError, 502, null, 'other'],
+    [-32601, 'Method not found', ErrorCode.UpstreamError, 502, null, 'other'],
+  ] as const)('maps %d "%s" to %s', (code, message, expected, status, param, reason) => {
+    const sut = mapRpcError('getExchangeAmount', code, message);
+
+    expect(sut).toBeInstanceOf(ProviderError);
+    expect(sut).toMatchObject({
+      code: expected,
+      status,
+      param,
+      reason,
+      upstreamCode: code,
+      upstreamMessage: message,
+      method: 'getExchangeAmount',
+    });
+  });
+
+  it('puts the bound in the message and on the error', () => {
+    const sut = mapRpcError(
+      'getFixRateForAmount',
+      -32600,
+      'Invalid amount: minimal amount is 0.0015',
+    );
+
+    expect(sut.bound).toBe('0.0015');
+    expect(sut.message).toContain('0.0015');
+  });
+
+  it('asks a rate-limited caller to wait', () => {
+    expect(mapRpcError('getStatus', -32600, 'You reached requests limit').retryAfterMs).toBe(1000);
+  });
+});

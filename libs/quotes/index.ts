@@ -1,0 +1,4 @@
+export * from './fixed-rates.repository.js';
+export * from './quote.js';
+export * from './quotes.module.js';
+export * from './quotes.service.js';

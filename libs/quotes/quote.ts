@@ -1,0 +1,31 @@
+export type QuoteMode = 'float' | 'fixed';
+
+/** A partner quote (spec, Quote). Amounts are decimal strings. */
+export interface Quote {
+  from: string;
+  to: string;
+  amountFrom: string;
+  amountTo: string;
+  networkFee: string;
+  amountUserReceives: string;
+  rate: string;
+  fee: string | null;
+  min: string;
+  max: string;
+  mode: QuoteMode;
+  rateId: string | null;
+  expiresAt: string | null;
+}
+
+export interface QuoteRequestInput {
+  from: string;
+  to: string;
+  amountFrom: unknown;
+  mode?: QuoteMode;
+}
+
+/** Whom a quote is for: the org's fee is applied like a rate markup (DECISIONS §3.10). */
+export interface QuotingParty {
+  organizationId: string;
+  feePercent: string;
+}

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, type ApiConfig } from '#app/config';
+import { AppError, ErrorCode } from '#app/errors';
+import {
+  applyFee,
+  assertWithinBounds,
+  CatalogueService,
+  netOfNetworkFee,
+  parseAmount,
+  type ResolvedPair,
+} from '#app/catalogue';
+import { LIQUIDITY_PROVIDER, type LiquidityProvider, type QuoteRequest } from '#app/provider';
+import { FixedRatesRepository } from './fixed-rates.repository.js';
+import type { Quote, QuoteMode, QuoteRequestInput, QuotingParty } from './quote.js';
+
+/** A quote and the pair it was made for (swap creation needs both). */
+export interface PricedQuote {
+  quote: Quote;
+  pair: ResolvedPair;
+}
+
+/** Float and fixed quotes for partners; fixed rate ids are recorded so swaps can redeem them once. */
+@Injectable()
+export class QuotesService {
+  private readonly logger = new Logger(QuotesService.name);
+
+  constructor(
+    private readonly catalogue: CatalogueService,
+    private readonly fixedRates: FixedRatesRepository,
+    @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
+    @Inject(APP_CONFIG) private readonly config: ApiConfig,
+  ) {}
+
+  async quote(party: QuotingParty, input: QuoteRequestInput): Promise<PricedQuote> {
+    const pair = await this.catalogue.pair(input.from, input.to);
+    const mode: QuoteMode = input.mode ?? 'float';
+    const amountFrom = parseAmount(input.amountFrom, pair.from.blockchainPrecision, 'amountFrom');
+    const { min, max } = this.bounds(pair, mode);
+    assertWithinBounds(amountFrom, min, max, pair.from.ticker);
+    const quote =
+      mode === 'fixed'
+        ? await this.fixedQuote(party, pair, amountFrom, min, max)
+        : await this.floatQuote(party, pair, amountFrom, min, max);
+    return { quote, pair };
+  }
+
+  private bounds(pair: ResolvedPair, mode: QuoteMode): { min: string; max: string } {
+    if (mode === 'fixed') {
+      if (!pair.from.fixRateEnabled || !pair.to.fixRateEnabled) {
+        throw new AppError(
+          ErrorCode.PairUnsupported,
+          'Fixed rates are not available for this pair.',
+          {
+            param: 'pair',
+          },
+        );
+      }
+      return { min: pair.params.minAmountFixed, max: pair.params.maxAmountFixed };
+    }
+    return { min: pair.params.minAmountFloat, max: pair.params.maxAmountFloat };
+  }
+
+  private async floatQuote(
+    party: QuotingParty,
+    pair: ResolvedPair,
+    amountFrom: string,
+    min: string,
+    max: string,
+  ): Promise<Quote> {
+    const upstream = await this.provider.getFloatQuote(this.request(pair, amountFrom));
+    return {
+      ...this.priced(party, pair, amountFrom, upstream),
+      fee: upstream.fee,
+      min,
+      max,
+      mode: 'float',
+      rateId: null,
+      expiresAt: null,
+    };
+  }
+
+  private async fixedQuote(
+    party: QuotingParty,
+    pair: ResolvedPair,
+    amountFrom: string,
+    min: string,
+    max: string,
+  ): Promise<Quote> {
+    const upstream = await this.provider.getFixedQuote(this.request(pair, amountFrom));
+    const priced = this.priced(party, pair, amountFrom, upstream);
+    const ttlEnd = Date.now() + this.config.fixedRateTtlSeconds * 1000;
+    const expiresAt = new Date(Math.min(ttlEnd, Date.parse(upstream.expiresAt)));
+    const rate = await this.fixedRates.record({
+      id: randomBytes(16).toString('hex'),
+      providerRateId: upstream.rateId,
+      organizationId: party.organizationId,
+      from: priced.from,
+      to: priced.to,
+      amountFrom,
+      amountTo: priced.amountTo,
+      networkFee: priced.networkFee,
+      rate: priced.rate,
+      expiresAt,
+    });
+    this.logger.log(
+      { orgId: party.organizationId, rateId: rate.id, expiresAt },
+      'fixed rate issued',
+    );
+    return {
+      ...priced,
+      fee: null,
+      min,
+      max,
+      mode: 'fixed',
+      rateId: rate.id,
+      expiresAt: expiresAt.toISOString(),
+    };
+  }
+
+  private request(pair: ResolvedPair, amountFrom: string): QuoteRequest {
+    return { from: pair.from.ticker, to: pair.to.ticker, amountFrom };
+  }
+
+  /** The amounts every quote shares: the org's fee off `amountTo`, then the network fee. */
+  private priced(
+    party: QuotingParty,
+    pair: ResolvedPair,
+    amountFrom: string,
+    upstream: { amountTo: string; networkFee: string; rate: string },
+  ): Pick<
+    Quote,
+    'from' | 'to' | 'amountFrom' | 'amountTo' | 'networkFee' | 'amountUserReceives' | 'rate'
+  > {
+    const amountTo = applyFee(upstream.amountTo, party.feePercent, pair.to.blockchainPrecision);
+    return {
+      from: pair.from.ticker,
+      to: pair.to.ticker,
+      amountFrom,
+      amountTo,
+      networkFee: upstream.networkFee,
+      amountUserReceives: netOfNetworkFee(amountTo, upstream.networkFee),
+      rate: upstream.rate,
+    };
+  }
+}

@@ -1,0 +1,90 @@
+import { EventEmitter } from 'node:events';
+import { KeyValueStore, StoreHealth, WindowCount, WindowHit } from './key-value.store.js';
+
+interface Entry {
+  value: string;
+  expiresAt: number;
+}
+
+/** Single-process stand-in for Redis (embedded start only). */
+export class MemoryStore implements KeyValueStore {
+  readonly kind = 'memory' as const;
+  private readonly entries = new Map<string, Entry>();
+  private readonly bus = new EventEmitter();
+  private readonly sweeper: NodeJS.Timeout;
+
+  constructor() {
+    this.sweeper = setInterval(() => this.sweep(), 60_000);
+    this.sweeper.unref();
+  }
+
+  get(key: string): Promise<string | null> {
+    return Promise.resolve(this.live(key)?.value ?? null);
+  }
+
+  set(key: string, value: string, ttlMs: number): Promise<void> {
+    this.entries.set(key, { value, expiresAt: Date.now() + ttlMs });
+    return Promise.resolve();
+  }
+
+  del(key: string): Promise<void> {
+    this.entries.delete(key);
+    return Promise.resolve();
+  }
+
+  /** The same sliding window as the Redis script. */
+  hitMany(entries: readonly WindowHit[]): Promise<WindowCount[]> {
+    return Promise.resolve(entries.map((e) => this.hit(e.key, e.windowMs)));
+  }
+
+  private hit(key: string, windowMs: number): WindowCount {
+    const now = Date.now();
+    const index = Math.floor(now / windowMs);
+    const elapsed = now - index * windowMs;
+    const currentKey = `${key}:${index}`;
+    const entry = this.live(currentKey) ?? { value: '0', expiresAt: (index + 2) * windowMs };
+    entry.value = String(Number(entry.value) + 1);
+    this.entries.set(currentKey, entry);
+    const previous = Number(this.live(`${key}:${index - 1}`)?.value ?? '0');
+    const weighted = Math.ceil((previous * (windowMs - elapsed)) / windowMs) + Number(entry.value);
+    return { count: weighted, resetMs: windowMs - elapsed };
+  }
+
+  publish(channel: string, message: string): Promise<void> {
+    this.bus.emit(channel, message);
+    return Promise.resolve();
+  }
+
+  subscribe(channel: string, handler: (message: string) => void): Promise<void> {
+    this.bus.on(channel, handler);
+    return Promise.resolve();
+  }
+
+  health(): Promise<StoreHealth> {
+    return Promise.resolve('in_process');
+  }
+
+  close(): Promise<void> {
+    clearInterval(this.sweeper);
+    this.bus.removeAllListeners();
+    return Promise.resolve();
+  }
+
+  private live(key: string): Entry | undefined {
+    const entry = this.entries.get(key);
+    if (entry && entry.expiresAt <= Date.now()) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry;
+  }
+
+  private sweep(): void {
+    const now = Date.now();
+    for (const [key, entry] of this.entries) {
+      if (entry.expiresAt <= now) {
+        this.entries.delete(key);
+      }
+    }
+  }
+}

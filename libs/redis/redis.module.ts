@@ -1,0 +1,39 @@
+import { DynamicModule, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { KEY_VALUE_STORE, type KeyValueStore } from './key-value.store.js';
+import { MemoryStore } from './memory.store.js';
+import { RedisStore } from './redis.store.js';
+
+export interface RedisModuleOptions {
+  /** null: in-process stores (embedded start only). */
+  url: string | null;
+  keyPrefix: string;
+}
+
+export function createKeyValueStore(options: RedisModuleOptions): KeyValueStore {
+  if (options.url === null) {
+    new Logger('RedisModule').warn(
+      'REDIS_URL is not set: using in-process stores; limits and caches are per process',
+    );
+    return new MemoryStore();
+  }
+  return new RedisStore(options.url, options.keyPrefix);
+}
+
+/** One shared KeyValueStore per process under `KEY_VALUE_STORE`. */
+@Module({})
+export class RedisModule implements OnApplicationShutdown {
+  constructor(@Inject(KEY_VALUE_STORE) private readonly store: KeyValueStore) {}
+
+  static forRoot(options: RedisModuleOptions): DynamicModule {
+    return {
+      module: RedisModule,
+      global: true,
+      providers: [{ provide: KEY_VALUE_STORE, useFactory: () => createKeyValueStore(options) }],
+      exports: [KEY_VALUE_STORE],
+    };
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.store.close();
+  }
+}

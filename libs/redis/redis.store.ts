@@ -1,0 +1,143 @@
+import { createHash } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import { Redis } from 'ioredis';
+import { KeyValueStore, StoreHealth, WindowCount, WindowHit } from './key-value.store.js';
+
+/**
+ * Sliding-window counters on the server clock, one per key (window lengths in ARGV): this
+ * window's hits plus the previous window's, weighted by how much of it still overlaps. Returns
+ * [count, ms until this window ends] per key.
+ */
+const HIT_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local out = {}
+for i, key in ipairs(KEYS) do
+  local w = tonumber(ARGV[i])
+  local index = math.floor(now / w)
+  local elapsed = now - index * w
+  local current = redis.call('INCR', key .. ':' .. index)
+  if current == 1 then redis.call('PEXPIRE', key .. ':' .. index, w * 2) end
+  local previous = tonumber(redis.call('GET', key .. ':' .. (index - 1)) or '0')
+  out[2 * i - 1] = math.ceil(previous * (w - elapsed) / w) + current
+  out[2 * i] = w - elapsed
+end
+return out`;
+
+function connect(url: string, keyPrefix: string, name: string): Redis {
+  return new Redis(url, {
+    keyPrefix,
+    connectionName: name,
+    // Fail fast while disconnected instead of queueing: callers have fallbacks (DECISIONS §3.13).
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 1,
+    // Commands issued in the same tick go out in one write: far fewer syscalls under load.
+    enableAutoPipelining: true,
+    connectTimeout: 2000,
+    retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
+  });
+}
+
+export class RedisStore implements KeyValueStore {
+  readonly kind = 'redis' as const;
+  private readonly logger = new Logger(RedisStore.name);
+  private readonly client: Redis;
+  private subscriber: Redis | null = null;
+  private readonly handlers = new Map<string, ((message: string) => void)[]>();
+  private readonly scripts = new Set<string>();
+
+  constructor(
+    private readonly url: string,
+    private readonly keyPrefix: string,
+  ) {
+    this.client = connect(url, keyPrefix, 'swap-partners');
+    this.client.on('error', (error: Error) =>
+      this.logger.warn({ err: error.message }, 'redis error'),
+    );
+  }
+
+  async get(key: string): Promise<string | null> {
+    return this.client.get(key);
+  }
+
+  async set(key: string, value: string, ttlMs: number): Promise<void> {
+    await this.client.set(key, value, 'PX', ttlMs);
+  }
+
+  async del(key: string): Promise<void> {
+    await this.client.del(key);
+  }
+
+  async hitMany(entries: readonly WindowHit[]): Promise<WindowCount[]> {
+    const flat = (await this.script(
+      HIT_SCRIPT,
+      entries.map((e) => e.key),
+      entries.map((e) => e.windowMs),
+    )) as number[];
+    return entries.map((_, i) => ({ count: flat[2 * i], resetMs: flat[2 * i + 1] }));
+  }
+
+  /**
+   * Runs a Lua script by its SHA (`EVALSHA`, loaded on first use and again after a server
+   * restart), so each call sends the arguments only, not the source. Keys get the prefix.
+   */
+  async script(lua: string, keys: string[], args: (string | number)[]): Promise<unknown> {
+    const name = `script${createHash('sha1').update(lua).digest('hex')}k${keys.length}`;
+    if (!this.scripts.has(name)) {
+      this.client.defineCommand(name, { numberOfKeys: keys.length, lua });
+      this.scripts.add(name);
+    }
+    const command = (
+      this.client as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>
+    )[name];
+    return command.call(this.client, ...keys, ...args);
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    await this.client.publish(this.keyPrefix + channel, message);
+  }
+
+  async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
+    const full = this.keyPrefix + channel;
+    this.handlers.set(full, [...(this.handlers.get(full) ?? []), handler]);
+    if (!this.subscriber) {
+      // A subscribed connection cannot run commands, so fan-out gets its own; it must queue
+      // the SUBSCRIBE until connected and re-subscribes by itself after a reconnect.
+      this.subscriber = new Redis(this.url, {
+        connectionName: 'swap-partners-sub',
+        lazyConnect: false,
+      });
+      this.subscriber.on('error', (error: Error) =>
+        this.logger.warn({ err: error.message }, 'redis subscriber error'),
+      );
+      this.subscriber.on('message', (ch: string, message: string) => {
+        for (const h of this.handlers.get(ch) ?? []) {
+          h(message);
+        }
+      });
+    }
+    await this.subscriber.subscribe(full);
+  }
+
+  async health(timeoutMs: number): Promise<StoreHealth> {
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<StoreHealth>((resolve) => {
+      timer = setTimeout(() => resolve('down'), timeoutMs);
+    });
+    const ping = this.client.ping().then(
+      (): StoreHealth => 'up',
+      (): StoreHealth => 'down',
+    );
+    try {
+      return await Promise.race([ping, timeout]);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async close(): Promise<void> {
+    this.subscriber?.disconnect();
+    this.client.disconnect();
+    return Promise.resolve();
+  }
+}

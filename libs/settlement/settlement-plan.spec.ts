@@ -1,0 +1,117 @@
+import type { ProviderTransaction } from '#app/provider';
+import { planSettlement, type PolledSwap } from './settlement-plan.js';
+
+function storedSwap(overrides: Partial<PolledSwap> = {}): PolledSwap {
+  return {
+    id: '0123456789abcdef',
+    organizationId: '00000000-0000-4000-8000-000000000001',
+    providerTransactionId: 'tx1',
+    status: 'waiting',
+    from: 'btc',
+    amountFrom: '0.5',
+    payinHash: null,
+    payoutHash: null,
+    amountActualFrom: null,
+    amountActualTo: null,
+    actualNetworkFee: null,
+    moneyReceivedAt: null,
+    moneySentAt: null,
+    amountAnomalyPct: null,
+    ...overrides,
+  };
+}
+
+function report(overrides: Partial<ProviderTransaction> = {}): ProviderTransaction {
+  return {
+    id: 'tx1',
+    status: 'new',
+    from: 'btc',
+    to: 'eth',
+    payinAddress: 'payin',
+    payoutAddress: 'payout',
+    refundAddress: null,
+    amountExpectedFrom: '0.5',
+    amountExpectedTo: '10',
+    networkFee: '0.001',
+    rate: '20',
+    payTill: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
+    payinHash: null,
+    payoutHash: null,
+    amountActualFrom: null,
+    amountActualTo: null,
+    actualNetworkFee: null,
+    moneyReceivedAt: null,
+    moneySentAt: null,
+    ...overrides,
+  };
+}
+
+describe(planSettlement.name, () => {
+  const sut = planSettlement;
+
+  it('fills settlement fields as the provider reports them, with the anomaly percent', () => {
+    const plan = sut(
+      storedSwap(),
+      report({
+        status: 'finished',
+        payinHash: 'in',
+        payoutHash: 'out',
+        amountActualFrom: '0.6',
+        amountActualTo: '11.9',
+        actualNetworkFee: '0.001',
+        moneyReceivedAt: '2025-01-01T00:01:00.000Z',
+        moneySentAt: '2025-01-01T00:02:00.000Z',
+      }),
+    );
+
+    expect(plan).toEqual({
+      kind: 'update',
+      from: 'waiting',
+      to: 'finished',
+      fields: {
+        payinHash: 'in',
+        payoutHash: 'out',
+        amountActualFrom: '0.6',
+        amountActualTo: '11.9',
+        actualNetworkFee: '0.001',
+        moneyReceivedAt: new Date('2025-01-01T00:01:00.000Z'),
+        moneySentAt: new Date('2025-01-01T00:02:00.000Z'),
+        amountAnomalyPct: '20',
+      },
+    });
+  });
+
+  it('never erases a known field with a missing one', () => {
+    const received = new Date('2025-01-01T00:01:00.000Z');
+    const plan = sut(
+      storedSwap({
+        status: 'confirming',
+        payinHash: 'in',
+        amountActualFrom: '0.5',
+        moneyReceivedAt: received,
+      }),
+      report({ status: 'exchanging' }),
+    );
+
+    expect(plan).toMatchObject({
+      kind: 'update',
+      to: 'exchanging',
+      fields: { payinHash: 'in', amountActualFrom: '0.5', moneyReceivedAt: received },
+    });
+  });
+
+  it('keeps the status when the provider reports the same one', () => {
+    expect(sut(storedSwap({ status: 'hold' }), report({ status: 'hold' }))).toMatchObject({
+      kind: 'update',
+      from: 'hold',
+      to: 'hold',
+    });
+  });
+
+  it('ignores a report that moves backwards', () => {
+    expect(
+      sut(storedSwap({ status: 'sending' }), report({ status: 'confirming', payinHash: 'x' })),
+    ).toEqual({ kind: 'violation', from: 'sending', to: 'confirming' });
+  });
+});

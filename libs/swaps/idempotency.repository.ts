@@ -1,0 +1,166 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, EntityManager } from 'typeorm';
+import { IdempotencyKeyEntity } from '#app/persistence';
+
+/** What was sent upstream for a key, so a lost answer can be reconciled (DECISIONS §3.8). */
+export interface UpstreamAttempt {
+  from: string;
+  to: string;
+  amountFrom: string;
+  address: string;
+  startedAt: string;
+}
+
+export type Reservation =
+  | { outcome: 'acquired'; id: string; previousAttempt: UpstreamAttempt | null }
+  | { outcome: 'replay'; swapId: string }
+  | { outcome: 'mismatch' }
+  | { outcome: 'busy' };
+
+interface ExistingKeyRow {
+  id: string;
+  fingerprint: string;
+  state: string;
+  swap_id: string | null;
+  upstream_attempt: UpstreamAttempt | null;
+  expired: boolean;
+  locked: boolean;
+}
+
+export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Postgres is the source of truth for idempotency: a unique (credential, key) row is claimed
+ * before anything goes upstream, so no flush of Redis or crash can create a duplicate.
+ */
+@Injectable()
+export class IdempotencyRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Claims the key for one creation attempt, or says why this request may not create. */
+  async reserve(
+    credentialId: string,
+    key: string,
+    fingerprint: string,
+    lockMs: number,
+  ): Promise<Reservation> {
+    const settled = await this.completed(credentialId, key, fingerprint);
+    if (settled) {
+      return settled;
+    }
+    for (let attempt = 0; attempt < 3; attempt += 1) {
+      const inserted = await this.insert(credentialId, key, fingerprint, lockMs);
+      if (inserted) {
+        return { outcome: 'acquired', id: inserted, previousAttempt: null };
+      }
+      const decided = await this.dataSource.transaction((manager) =>
+        this.decideExisting(manager, credentialId, key, fingerprint, lockMs),
+      );
+      if (decided) {
+        return decided;
+      }
+    }
+    return { outcome: 'busy' };
+  }
+
+  /** Retries are the common case: one plain read answers them without any lock. */
+  private async completed(
+    credentialId: string,
+    key: string,
+    fingerprint: string,
+  ): Promise<Reservation | null> {
+    const rows = await this.dataSource.query<{ swap_id: string; fingerprint: string }[]>(
+      `SELECT swap_id, fingerprint FROM idempotency_keys
+        WHERE credential_id = $1 AND key = $2 AND state = 'completed' AND expires_at > now()`,
+      [credentialId, key],
+    );
+    const row = rows[0];
+    if (!row) {
+      return null;
+    }
+    return row.fingerprint === fingerprint
+      ? { outcome: 'replay', swapId: row.swap_id }
+      : { outcome: 'mismatch' };
+  }
+
+  async recordAttempt(id: string, attempt: UpstreamAttempt): Promise<void> {
+    await this.dataSource
+      .getRepository(IdempotencyKeyEntity)
+      .update({ id }, { upstreamAttempt: { ...attempt } });
+  }
+
+  async complete(manager: EntityManager, id: string, swapId: string): Promise<void> {
+    await manager
+      .getRepository(IdempotencyKeyEntity)
+      .update({ id }, { state: 'completed', swapId, lockedUntil: null });
+  }
+
+  /** A failed attempt gives the key back: the next request with it starts afresh. */
+  async release(id: string): Promise<void> {
+    await this.dataSource.getRepository(IdempotencyKeyEntity).delete({ id, state: 'pending' });
+  }
+
+  /** The upstream answer was lost: keep the attempt, unlock, and let the next retry reconcile. */
+  async unlockForReconciliation(id: string): Promise<void> {
+    await this.dataSource
+      .getRepository(IdempotencyKeyEntity)
+      .update({ id, state: 'pending' }, { lockedUntil: new Date(0) });
+  }
+
+  private async insert(
+    credentialId: string,
+    key: string,
+    fingerprint: string,
+    lockMs: number,
+  ): Promise<string | null> {
+    const rows = await this.dataSource.query<{ id: string }[]>(
+      `INSERT INTO idempotency_keys (credential_id, key, fingerprint, state, locked_until, expires_at)
+       VALUES ($1, $2, $3, 'pending', now() + $4 * interval '1 millisecond', now() + $5 * interval '1 millisecond')
+       ON CONFLICT (credential_id, key) DO NOTHING
+       RETURNING id`,
+      [credentialId, key, fingerprint, lockMs, IDEMPOTENCY_WINDOW_MS],
+    );
+    return rows[0]?.id ?? null;
+  }
+
+  private async decideExisting(
+    manager: EntityManager,
+    credentialId: string,
+    key: string,
+    fingerprint: string,
+    lockMs: number,
+  ): Promise<Reservation | null> {
+    const rows = await manager.query<ExistingKeyRow[]>(
+      `SELECT id, fingerprint, state, swap_id, upstream_attempt,
+              expires_at <= now() AS expired, coalesce(locked_until > now(), false) AS locked
+         FROM idempotency_keys WHERE credential_id = $1 AND key = $2 FOR UPDATE`,
+      [credentialId, key],
+    );
+    const row = rows[0];
+    if (!row) {
+      return null;
+    }
+    const relock = `locked_until = now() + $2 * interval '1 millisecond'`;
+    if (row.expired) {
+      await manager.query(
+        `UPDATE idempotency_keys SET fingerprint = $3, state = 'pending', swap_id = NULL,
+           upstream_attempt = NULL, created_at = now(), ${relock},
+           expires_at = now() + $4 * interval '1 millisecond' WHERE id = $1`,
+        [row.id, lockMs, fingerprint, IDEMPOTENCY_WINDOW_MS],
+      );
+      return { outcome: 'acquired', id: row.id, previousAttempt: null };
+    }
+    if (row.fingerprint !== fingerprint) {
+      return { outcome: 'mismatch' };
+    }
+    if (row.state === 'completed' && row.swap_id) {
+      return { outcome: 'replay', swapId: row.swap_id };
+    }
+    if (row.locked) {
+      return { outcome: 'busy' };
+    }
+    await manager.query(`UPDATE idempotency_keys SET ${relock} WHERE id = $1`, [row.id, lockMs]);
+    return { outcome: 'acquired', id: row.id, previousAttempt: row.upstream_attempt };
+  }
+}

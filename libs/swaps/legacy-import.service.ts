@@ -1,0 +1,121 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, In } from 'typeorm';
+import { AppError, ErrorCode } from '#app/errors';
+import {
+  AuditLogEntryEntity,
+  OrganizationEntity,
+  SwapEntity,
+  TERMINAL_STATUSES,
+  type SwapStatus,
+} from '#app/persistence';
+import { SwapsRepository } from './swaps.repository.js';
+
+/** One swap of the previous system, in the spec's Swap shape plus its organization. */
+export interface LegacySwap {
+  id: string;
+  organizationId: string;
+  providerSwapId?: string | null;
+  status: SwapStatus;
+  mode?: 'float' | 'fixed';
+  from: string;
+  to: string;
+  amountFrom: string;
+  amountExpectedTo?: string | null;
+  amountActualFrom?: string | null;
+  amountActualTo?: string | null;
+  networkFee?: string | null;
+  actualNetworkFee?: string | null;
+  rate?: string | null;
+  payinAddress: string;
+  payoutAddress: string;
+  refundAddress?: string | null;
+  payinHash?: string | null;
+  payoutHash?: string | null;
+  moneyReceivedAt?: string | null;
+  moneySentAt?: string | null;
+  amountAnomalyPct?: string | null;
+  partnerReferenceId?: string | null;
+  payTill?: string | null;
+  createdAt: string;
+}
+
+function date(value: string | null | undefined): Date | null {
+  return value ? new Date(value) : null;
+}
+
+/** `POST /admin/swaps/import` (DECISIONS §5): existing ids are skipped, never overwritten. */
+@Injectable()
+export class LegacyImportService {
+  private readonly logger = new Logger(LegacyImportService.name);
+
+  constructor(
+    private readonly swaps: SwapsRepository,
+    @InjectDataSource() private readonly dataSource: DataSource,
+  ) {}
+
+  async import(legacy: LegacySwap[], actor: string): Promise<number> {
+    await this.assertOrganizationsExist(legacy);
+    const now = new Date();
+    const rows = legacy.map((s) =>
+      Object.assign(new SwapEntity(), {
+        id: s.id,
+        organizationId: s.organizationId,
+        credentialId: null,
+        idempotencyKey: null,
+        // A provider id that differs from ours is what the poller needs to keep refreshing it.
+        providerTransactionId:
+          s.providerSwapId && s.providerSwapId !== s.id ? s.providerSwapId : null,
+        status: s.status,
+        mode: s.mode ?? (s.payTill ? 'fixed' : 'float'),
+        from: s.from,
+        to: s.to,
+        amountFrom: s.amountFrom,
+        amountExpectedTo: s.amountExpectedTo ?? null,
+        amountActualFrom: s.amountActualFrom ?? null,
+        amountActualTo: s.amountActualTo ?? null,
+        networkFee: s.networkFee ?? null,
+        actualNetworkFee: s.actualNetworkFee ?? null,
+        rate: s.rate ?? null,
+        amountAnomalyPct: s.amountAnomalyPct ?? null,
+        payinAddress: s.payinAddress,
+        payoutAddress: s.payoutAddress,
+        refundAddress: s.refundAddress ?? null,
+        payinHash: s.payinHash ?? null,
+        payoutHash: s.payoutHash ?? null,
+        moneyReceivedAt: date(s.moneyReceivedAt),
+        moneySentAt: date(s.moneySentAt),
+        partnerReferenceId: s.partnerReferenceId ?? null,
+        payTill: date(s.payTill),
+        fixedRateId: null,
+        createdAt: new Date(s.createdAt),
+        updatedAt: now,
+        nextPollAt: TERMINAL_STATUSES.includes(s.status) ? null : now,
+        leaseOwner: null,
+        leaseUntil: null,
+      } satisfies SwapEntity),
+    );
+    const imported = await this.swaps.importMissing(rows);
+    await this.dataSource.getRepository(AuditLogEntryEntity).save({
+      actor,
+      action: 'swaps.import',
+      targetType: 'swap',
+      targetId: `${legacy.length} legacy swaps`,
+      details: { received: legacy.length, imported },
+      createdAt: now,
+    });
+    this.logger.log({ received: legacy.length, imported, actor }, 'legacy swaps imported');
+    return imported;
+  }
+
+  private async assertOrganizationsExist(legacy: LegacySwap[]): Promise<void> {
+    const ids = [...new Set(legacy.map((s) => s.organizationId))];
+    const found = await this.dataSource.getRepository(OrganizationEntity).findBy({ id: In(ids) });
+    const missing = ids.find((id) => !found.some((o) => o.id === id));
+    if (missing) {
+      throw new AppError(ErrorCode.InvalidRequest, `Unknown organization ${missing}.`, {
+        param: 'organizationId',
+      });
+    }
+  }
+}

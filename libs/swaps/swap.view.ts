@@ -1,0 +1,74 @@
+import { Decimal } from 'decimal.js';
+import type { SwapEntity } from '#app/persistence';
+
+/** The Swap resource of the spec: every field present, null where unknown. */
+export interface SwapView {
+  id: string;
+  providerSwapId: string;
+  status: string;
+  mode: string;
+  from: string;
+  to: string;
+  amountFrom: string;
+  amountExpectedFrom: string;
+  amountExpectedTo: string;
+  amountActualFrom: string | null;
+  amountActualTo: string | null;
+  networkFee: string | null;
+  actualNetworkFee: string | null;
+  rate: string | null;
+  payinAddress: string;
+  payoutAddress: string;
+  refundAddress: string | null;
+  payinHash: string | null;
+  payoutHash: string | null;
+  moneyReceivedAt: string | null;
+  moneySentAt: string | null;
+  amountAnomalyPct: string | null;
+  partnerReferenceId: string | null;
+  payTill: string | null;
+  createdAt: string;
+}
+
+/** Percent by which the received amount differs from the requested one (20 = 20 % more). */
+export function anomalyPercent(requested: string, actual: string | null): string | null {
+  if (actual === null || new Decimal(requested).isZero()) {
+    return null;
+  }
+  return new Decimal(actual).minus(requested).div(requested).mul(100).toDecimalPlaces(4).toFixed();
+}
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}
+
+export function toSwapView(swap: SwapEntity): SwapView {
+  return {
+    id: swap.id,
+    providerSwapId: swap.id,
+    status: swap.status,
+    mode: swap.mode,
+    from: swap.from,
+    to: swap.to,
+    amountFrom: swap.amountFrom,
+    amountExpectedFrom: swap.amountFrom,
+    amountExpectedTo: swap.amountExpectedTo ?? '0',
+    amountActualFrom: swap.amountActualFrom,
+    amountActualTo: swap.amountActualTo,
+    networkFee: swap.networkFee,
+    actualNetworkFee: swap.actualNetworkFee,
+    rate: swap.rate,
+    payinAddress: swap.payinAddress,
+    payoutAddress: swap.payoutAddress,
+    refundAddress: swap.refundAddress,
+    payinHash: swap.payinHash,
+    payoutHash: swap.payoutHash,
+    moneyReceivedAt: iso(swap.moneyReceivedAt),
+    moneySentAt: iso(swap.moneySentAt),
+    amountAnomalyPct:
+      swap.amountAnomalyPct ?? anomalyPercent(swap.amountFrom, swap.amountActualFrom),
+    partnerReferenceId: swap.partnerReferenceId,
+    payTill: iso(swap.payTill),
+    createdAt: swap.createdAt.toISOString(),
+  };
+}

@@ -1,0 +1,181 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Decimal } from 'decimal.js';
+import { pino } from 'pino';
+import request from 'supertest';
+import { DataSource } from 'typeorm';
+import { generateAddress } from '#app/chains';
+import { loadPollerConfig } from '#app/config';
+import { EarningsRepository } from '#app/settlement';
+import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
+import { createPartner, type TestPartner } from './factories/partners.js';
+import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
+import { openTestDataSource, truncateAll } from './support/database.js';
+import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+
+const random = (n: number): Uint8Array => randomBytes(n);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const ADMIN = `Bearer ${TEST_ADMIN_TOKEN}`;
+
+interface EarningsBody {
+  organizationId: string;
+  balanceUsd: string;
+  payoutThresholdUsd: string;
+  entries: { swapId: string; amountUsd: string; amountActualFrom: string; feePercent: string }[];
+  payouts: {
+    amountUsd: string;
+    asset: string;
+    network: string;
+    address: string | null;
+    status: string;
+  }[];
+}
+
+describe('Earnings: ledger, payouts and the admin view', () => {
+  let sandbox: TestSandbox;
+  let api: TestApi;
+  let pollers: PollerProcess[];
+  let db: DataSource;
+  let partner: TestPartner;
+
+  beforeAll(async () => {
+    await truncateAll();
+    sandbox = await startTestSandbox({ stepMs: 200 });
+    api = await startTestApi({ PROVIDER_URL: sandbox.url });
+    db = await openTestDataSource();
+    partner = await createPartner(api.app, { feePercent: '1' });
+    const config = loadPollerConfig(
+      testApiEnv({
+        PROVIDER_URL: sandbox.url,
+        POLL_INTERVAL_MS: '300',
+        POLLER_TICK_MS: '50',
+        POLLER_HEALTH_PORT: '0',
+      }),
+    );
+    // Two pollers watch the same swaps: each finish must still be booked once.
+    pollers = [];
+    for (let i = 0; i < 2; i++) {
+      pollers.push(await startPoller(config, pino({ level: 'silent' }), { shutdownHooks: false }));
+    }
+  });
+
+  afterAll(async () => {
+    await Promise.all(pollers.map((p) => p.close()));
+    await db.destroy();
+    await api.close();
+    await sandbox.close();
+  });
+
+  async function earnings(organizationId: string): Promise<EarningsBody> {
+    const res = await request(api.url)
+      .get(`/admin/organizations/${organizationId}/earnings`)
+      .set('Authorization', ADMIN)
+      .expect(200);
+    return res.body.earnings as EarningsBody;
+  }
+
+  async function finishSwap(amountFrom: string): Promise<string> {
+    const res = await request(api.url)
+      .post('/v1/swaps')
+      .set('Authorization', partner.authorization)
+      .set('Idempotency-Key', randomUUID())
+      .send({ from: 'btc', to: 'eth', amountFrom, address: generateAddress('ethereum', random) })
+      .expect(201);
+    const id = res.body.swap.id as string;
+    const [row] = await db.query<{ provider_transaction_id: string }[]>(
+      'SELECT provider_transaction_id FROM swaps WHERE id = $1',
+      [id],
+    );
+    await sandbox.control.deposit(row.provider_transaction_id);
+    return id;
+  }
+
+  it('books 1 % of each finished swap once and makes one payout due at 100 USD', async () => {
+    const payoutAddress = generateAddress('ethereum', random);
+    await request(api.url)
+      .patch(`/admin/organizations/${partner.organizationId}`)
+      .set('Authorization', ADMIN)
+      .send({ payoutNetwork: 'erc20', payoutAddress })
+      .expect(200);
+    // About 6 500 USD each at the sandbox's BTC price: 65 USD of fees per swap.
+    const swapIds = await Promise.all(['0.1', '0.1', '0.1'].map((amount) => finishSwap(amount)));
+
+    const deadline = Date.now() + 15000;
+    let body = await earnings(partner.organizationId);
+    while (body.entries.length < 3 && Date.now() < deadline) {
+      await sleep(100);
+      body = await earnings(partner.organizationId);
+    }
+    await sleep(1000);
+    body = await earnings(partner.organizationId);
+
+    expect(body.entries.map((e) => e.swapId).sort()).toEqual([...swapIds].sort());
+    expect(body.entries.every((e) => e.feePercent === '1' && e.amountActualFrom === '0.1')).toBe(
+      true,
+    );
+    const earned = body.entries.reduce((sum, e) => sum.plus(e.amountUsd), new Decimal(0));
+    expect(body.payouts).toHaveLength(1);
+    const payout = body.payouts[0];
+    expect(payout).toMatchObject({
+      asset: 'usdt',
+      network: 'erc20',
+      address: payoutAddress,
+      status: 'due',
+    });
+    expect(new Decimal(payout.amountUsd).gte(100)).toBe(true);
+    expect(new Decimal(body.balanceUsd).lt(100)).toBe(true);
+    expect(new Decimal(payout.amountUsd).plus(body.balanceUsd).eq(earned)).toBe(true);
+    expect(body.payoutThresholdUsd).toBe('100');
+    const [{ count }] = await db.query<{ count: number }[]>(
+      'SELECT count(*)::int AS count FROM earnings_ledger WHERE organization_id = $1',
+      [partner.organizationId],
+    );
+    expect(count).toBe(3);
+  });
+
+  it('books a swap once even when two writers race for it', async () => {
+    const other = await createPartner(api.app, { feePercent: '2' });
+    const [swap] = await db.query<{ id: string }[]>(
+      `INSERT INTO swaps (id, organization_id, status, mode, from_ticker, to_ticker, amount_from,
+         payin_address, payout_address)
+       VALUES ($1, $2, 'finished', 'float', 'usdtrx', 'btc', 7500, 'in', 'out') RETURNING id`,
+      [randomBytes(8).toString('hex'), other.organizationId],
+    );
+    const sut = api.app.get(EarningsRepository);
+    const dataSource = api.app.get(DataSource);
+    const entry = {
+      organizationId: other.organizationId,
+      swapId: swap.id,
+      feePercent: '2',
+      amountActualFrom: '7500',
+      from: 'usdtrx',
+      usdPrice: '1',
+      amountUsd: '150',
+    };
+
+    const results = await Promise.all(
+      [1, 2].map(() => dataSource.transaction((manager) => sut.bookWithin(manager, entry))),
+    );
+
+    expect(results.filter((r) => r.earningsBooked)).toHaveLength(1);
+    const body = await earnings(other.organizationId);
+    expect(body.entries).toHaveLength(1);
+    expect(body.payouts).toEqual([
+      expect.objectContaining({ amountUsd: '150', network: 'trc20', address: null, status: 'due' }),
+    ]);
+    expect(body.balanceUsd).toBe('0');
+  });
+
+  it('answers 404 for an unknown organization and 401 without the admin token', async () => {
+    await request(api.url)
+      .get(`/admin/organizations/${randomUUID()}/earnings`)
+      .set('Authorization', ADMIN)
+      .expect(404);
+    await request(api.url)
+      .get('/admin/organizations/not-a-uuid/earnings')
+      .set('Authorization', ADMIN)
+      .expect(404);
+    await request(api.url)
+      .get(`/admin/organizations/${partner.organizationId}/earnings`)
+      .expect(401);
+  });
+});

@@ -1,0 +1,47 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { OrganizationsService } from '#app/partners';
+import type { OrganizationStatus } from '#app/persistence';
+
+export interface TestPartner {
+  organizationId: string;
+  publicKey: string;
+  secret: string;
+  /** The full `Authorization` header value. */
+  authorization: string;
+}
+
+export interface PartnerOptions {
+  status?: OrganizationStatus;
+  feePercent?: string;
+  providerActivated?: boolean;
+  name?: string;
+}
+
+let sequence = 0;
+
+/** An organization with one credential, made through the same service the admin API uses. */
+export async function createPartner(
+  app: INestApplicationContext,
+  options: PartnerOptions = {},
+): Promise<TestPartner> {
+  const organizations = app.get(OrganizationsService);
+  sequence += 1;
+  const organization = await organizations.create(
+    {
+      name: options.name ?? `Test org ${sequence}`,
+      feePercent: options.feePercent ?? '1',
+      status: options.status ?? 'active',
+      providerActivated: options.providerActivated ?? true,
+      payoutAddress: null,
+      payoutNetwork: 'trc20',
+    },
+    'test',
+  );
+  const credential = await organizations.issueCredential(organization.id, 'test');
+  return {
+    organizationId: organization.id,
+    publicKey: credential.publicKey,
+    secret: credential.secret,
+    authorization: `Bearer ${credential.publicKey}:${credential.secret}`,
+  };
+}

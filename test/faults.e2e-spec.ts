@@ -1,0 +1,149 @@
+import { randomUUID } from 'node:crypto';
+import { ChildProcess, spawn } from 'node:child_process';
+import request from 'supertest';
+import { createPartner, TestPartner } from './factories/partners.js';
+import { startTestApi, testApiEnv, TestApi } from './support/api.js';
+import { testDatabaseUrl, truncateAll } from './support/database.js';
+import { startTestSandbox, TestSandbox } from './support/sandbox.js';
+import { TcpProxy } from './support/tcp-proxy.js';
+import { freePort, waitUntil } from './support/wait.js';
+
+/** Whether `url` answers 200 yet; a refused connection is simply "not yet". */
+function answers200(url: string): () => Promise<boolean> {
+  return () =>
+    request(url)
+      .get('')
+      .then(
+        (res) => res.status === 200,
+        () => false,
+      );
+}
+
+describe('Postgres unreachable', () => {
+  let proxy: TcpProxy;
+  let api: TestApi;
+  let partner: TestPartner;
+
+  beforeAll(async () => {
+    await truncateAll();
+    const target = new URL(testDatabaseUrl());
+    proxy = await TcpProxy.start(target.hostname, Number(target.port || 5432));
+    const viaProxy = new URL(testDatabaseUrl());
+    viaProxy.host = `127.0.0.1:${proxy.port}`;
+    api = await startTestApi({ DATABASE_URL: viaProxy.toString() });
+    partner = await createPartner(api.app);
+  });
+
+  afterAll(async () => {
+    await api.close();
+    await proxy.close();
+  });
+
+  it('answers 503 envelopes while it is down and recovers without a restart', async () => {
+    await request(api.url).get('/v1/swaps').set('Authorization', partner.authorization).expect(200);
+    proxy.cut();
+
+    const ready = await request(api.url).get('/ready').expect(503);
+    expect(ready.body).toEqual({ ok: false, checks: { db: 'down', redis: 'up' } });
+    const health = await request(api.url).get('/health').expect(200);
+    expect(health.body).toMatchObject({ ok: false, db: 'down' });
+
+    const read = await request(api.url)
+      .get('/v1/swaps')
+      .set('Authorization', partner.authorization)
+      .expect(503);
+    expect(read.body.error).toMatchObject({ type: 'internal_error', code: 'internal' });
+    expect(JSON.stringify(read.body)).not.toMatch(/ECONN|SELECT|postgres/i);
+    const write = await request(api.url)
+      .post('/v1/swaps')
+      .set('Authorization', partner.authorization)
+      .set('Idempotency-Key', randomUUID())
+      .send({
+        from: 'btc',
+        to: 'eth',
+        amountFrom: '0.1',
+        address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      })
+      .expect(503);
+    expect(write.body.error.code).toBe('internal');
+
+    proxy.restore();
+    await waitUntil(
+      'readiness after Postgres returns',
+      answers200(`${api.url}/ready`),
+      10_000,
+      200,
+    );
+    await request(api.url).get('/v1/swaps').set('Authorization', partner.authorization).expect(200);
+  });
+});
+
+describe('SIGTERM on the api', () => {
+  let sandbox: TestSandbox;
+  let child: ChildProcess;
+  let url: string;
+
+  beforeAll(async () => {
+    await truncateAll();
+    sandbox = await startTestSandbox({}, { timeoutFaultMs: 1500 });
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    child = spawn(process.execPath, ['dist/apps/api/main.js'], {
+      env: {
+        ...testApiEnv({
+          PORT: String(port),
+          PROVIDER_URL: sandbox.url,
+          PROVIDER_TIMEOUT_MS: '5000',
+        }),
+        PATH: process.env.PATH,
+      },
+      stdio: 'ignore',
+    });
+    await waitUntil('the spawned api to answer /health', answers200(`${url}/health`), 20_000, 200);
+  });
+
+  afterAll(async () => {
+    if (child.exitCode === null) {
+      child.kill('SIGKILL');
+    }
+    await sandbox.close();
+  });
+
+  it('finishes in-flight requests before it exits', async () => {
+    const partner = await createPartnerOverAdmin(url);
+    await request(url).get('/v1/pairs?from=btc&to=eth').set('Authorization', partner).expect(200);
+    await sandbox.control.setFault({ method: 'getExchangeAmount', mode: 'timeout', count: 1 });
+    const slow = request(url)
+      .post('/v1/quotes')
+      .set('Authorization', partner)
+      .send({ from: 'btc', to: 'eth', amountFrom: '0.1' });
+    const inFlight = slow.then((res) => res);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    child.kill('SIGTERM');
+    // A reset connection would reject here: an answer proves the request was drained.
+    const res = await inFlight;
+    expect(res.status).toBe(200);
+    expect(res.body.quote.from).toBe('btc');
+    // Nest re-raises the signal once closed: a clean SIGTERM exit, as Kubernetes expects.
+    expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+});
+
+/** Makes an active, provider-activated organization through the child's admin API. */
+async function createPartnerOverAdmin(url: string): Promise<string> {
+  const admin = `Bearer ${String(testApiEnv().ADMIN_TOKEN)}`;
+  const org = await request(url)
+    .post('/admin/organizations')
+    .set('Authorization', admin)
+    .send({ name: 'sigterm', feePercent: '1', status: 'active', providerActivated: true })
+    .expect(201);
+  const credential = await request(url)
+    .post(`/admin/organizations/${org.body.organization.id as string}/credentials`)
+    .set('Authorization', admin)
+    .expect(201);
+  const { publicKey, secret } = credential.body.credential as { publicKey: string; secret: string };
+  return `Bearer ${publicKey}:${secret}`;
+}

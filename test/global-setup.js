@@ -1,0 +1,31 @@
+// Plain ESM: Jest loads global setup outside its module mapper, so this uses the built migrations
+// (`npm test` builds first).
+import { randomBytes } from 'node:crypto';
+import { Logger } from '@nestjs/common';
+import pg from 'pg';
+import { runMigrations } from '../dist/libs/persistence/index.js';
+
+export function adminDatabaseUrl() {
+  return process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+}
+
+/** One fresh, migrated database and one Redis key prefix per test run, so parallel runs never collide. */
+export default async function globalSetup() {
+  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const database = `swap_test_${runId}`;
+  const client = new pg.Client({ connectionString: adminDatabaseUrl() });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${database}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(adminDatabaseUrl());
+  url.pathname = `/${database}`;
+  process.env.TEST_DATABASE_URL = url.toString();
+  process.env.TEST_DATABASE_NAME = database;
+  process.env.TEST_REDIS_PREFIX = `test:${runId}:`;
+  process.env.LOG_LEVEL ??= 'silent';
+  Logger.overrideLogger(false);
+  await runMigrations(process.env.TEST_DATABASE_URL);
+}

@@ -1,0 +1,69 @@
+import { pino } from 'pino';
+import type { DataSource } from 'typeorm';
+import { loadPollerConfig } from '#app/config';
+import { HousekeepingRepository } from '#app/settlement';
+import { HousekeepingTick } from '../apps/poller/housekeeping.tick.js';
+import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
+import { createPartner } from './factories/partners.js';
+import { startTestApi, testApiEnv, TestApi } from './support/api.js';
+import { openTestDataSource, truncateAll } from './support/database.js';
+
+describe(HousekeepingTick.name, () => {
+  let api: TestApi;
+  let poller: PollerProcess;
+  let db: DataSource;
+  let sut: HousekeepingTick;
+
+  beforeAll(async () => {
+    await truncateAll();
+    api = await startTestApi();
+    db = await openTestDataSource();
+    poller = await startPoller(
+      loadPollerConfig(testApiEnv({ POLLER_HEALTH_PORT: '0', POLL_INTERVAL_MS: '60000' })),
+      pino({ level: 'silent' }),
+      { shutdownHooks: false },
+    );
+    sut = poller.context.get(HousekeepingTick);
+  });
+
+  afterAll(async () => {
+    await poller.close();
+    await db.destroy();
+    await api.close();
+  });
+
+  it('purges expired idempotency keys and long-expired unused rates, nothing else', async () => {
+    const partner = await createPartner(api.app);
+    const [{ id: credentialId }] = await db.query<{ id: string }[]>(
+      'SELECT id FROM credentials WHERE public_key = $1',
+      [partner.publicKey],
+    );
+    await db.query(
+      `INSERT INTO idempotency_keys (credential_id, key, fingerprint, state, expires_at) VALUES
+         ($1, 'old', 'f', 'pending', now() - interval '1 minute'),
+         ($1, 'live', 'f', 'pending', now() + interval '1 hour')`,
+      [credentialId],
+    );
+    const rate = (id: string, expires: string, used: boolean) =>
+      db.query(
+        `INSERT INTO fixed_rates (id, provider_rate_id, organization_id, from_ticker, to_ticker, amount_from,
+           amount_to, network_fee, rate, expires_at, used_at)
+         VALUES ($1, 'p', $2, 'btc', 'eth', 1, 1, 0, 1, now() + $3::interval, $4)`,
+        [id, partner.organizationId, expires, used ? new Date() : null],
+      );
+    await rate('stale', '-2 days', false);
+    await rate('used', '-2 days', true);
+    await rate('recent', '-1 hour', false);
+
+    expect(await poller.context.get(HousekeepingRepository).purgeExpired()).toEqual({
+      idempotencyKeys: 1,
+      fixedRates: 1,
+    });
+    await sut.purge();
+
+    const keys = await db.query<{ key: string }[]>('SELECT key FROM idempotency_keys ORDER BY key');
+    expect(keys.map((k) => k.key)).toEqual(['live']);
+    const rates = await db.query<{ id: string }[]>('SELECT id FROM fixed_rates ORDER BY id');
+    expect(rates.map((r) => r.id)).toEqual(['recent', 'used']);
+  });
+});

@@ -1,0 +1,295 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { AddressInfo } from 'node:net';
+import { Decimal } from 'decimal.js';
+import { pino } from 'pino';
+import request from 'supertest';
+import type { DataSource } from 'typeorm';
+import { generateAddress } from '#app/chains';
+import { loadPollerConfig } from '#app/config';
+import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
+import { createPartner, type TestPartner } from './factories/partners.js';
+import { startTestApi, testApiEnv, type TestApi } from './support/api.js';
+import { openTestDataSource, truncateAll } from './support/database.js';
+import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+
+const POLL_INTERVAL_MS = 300;
+const STEP_MS = 1000;
+/** How often the test reads the swap: 20 reads/s stays under the 30/s credential limit. */
+const OBSERVE_MS = 50;
+const random = (n: number): Uint8Array => randomBytes(n);
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+interface SwapBody {
+  status: string;
+  [field: string]: unknown;
+}
+
+describe('Poller: swap lifecycle, settlement fields and transitions', () => {
+  let sandbox: TestSandbox;
+  let api: TestApi;
+  let poller: PollerProcess;
+  let db: DataSource;
+  let partner: TestPartner;
+
+  beforeAll(async () => {
+    await truncateAll();
+    sandbox = await startTestSandbox({ stepMs: STEP_MS });
+    api = await startTestApi({ PROVIDER_URL: sandbox.url });
+    db = await openTestDataSource();
+    partner = await createPartner(api.app, { feePercent: '1' });
+    const config = loadPollerConfig(
+      testApiEnv({
+        PROVIDER_URL: sandbox.url,
+        POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
+        POLLER_TICK_MS: '50',
+        POLLER_HEALTH_PORT: '0',
+      }),
+    );
+    poller = await startPoller(config, pino({ level: 'silent' }), { shutdownHooks: false });
+  });
+
+  afterAll(async () => {
+    await poller.close();
+    await db.destroy();
+    await api.close();
+    await sandbox.close();
+  });
+
+  async function createFloatSwap(amountFrom = '0.1'): Promise<string> {
+    const res = await request(api.url)
+      .post('/v1/swaps')
+      .set('Authorization', partner.authorization)
+      .set('Idempotency-Key', randomUUID())
+      .send({ from: 'btc', to: 'eth', amountFrom, address: generateAddress('ethereum', random) })
+      .expect(201);
+    return res.body.swap.id as string;
+  }
+
+  async function createFixedSwap(amountFrom = '0.1'): Promise<string> {
+    const quote = await request(api.url)
+      .post('/v1/quotes')
+      .set('Authorization', partner.authorization)
+      .send({ from: 'btc', to: 'eth', amountFrom, mode: 'fixed' })
+      .expect(200);
+    const res = await request(api.url)
+      .post('/v1/swaps')
+      .set('Authorization', partner.authorization)
+      .set('Idempotency-Key', randomUUID())
+      .send({
+        from: 'btc',
+        to: 'eth',
+        amountFrom,
+        mode: 'fixed',
+        rateId: quote.body.quote.rateId,
+        address: generateAddress('ethereum', random),
+        refundAddress: generateAddress('bitcoin', random),
+      })
+      .expect(201);
+    return res.body.swap.id as string;
+  }
+
+  async function providerId(swapId: string): Promise<string> {
+    const [row] = await db.query<{ provider_transaction_id: string }[]>(
+      'SELECT provider_transaction_id FROM swaps WHERE id = $1',
+      [swapId],
+    );
+    return row.provider_transaction_id;
+  }
+
+  async function getSwap(id: string): Promise<SwapBody> {
+    const res = await request(api.url)
+      .get(`/v1/swaps/${id}`)
+      .set('Authorization', partner.authorization)
+      .expect(200);
+    return res.body.swap as SwapBody;
+  }
+
+  async function waitForStatus(id: string, status: string, timeoutMs = 5000): Promise<SwapBody> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const swap = await getSwap(id);
+      if (swap.status === status) {
+        return swap;
+      }
+      if (Date.now() > deadline) {
+        throw new Error(`swap ${id} is ${swap.status}, not ${status}, after ${timeoutMs} ms`);
+      }
+      await sleep(OBSERVE_MS);
+    }
+  }
+
+  async function metrics(): Promise<string> {
+    const { port } = poller.probes.address() as AddressInfo;
+    const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+    expect(res.status).toBe(200);
+    return res.text();
+  }
+
+  async function events(swapId: string): Promise<{ from: string | null; to: string }[]> {
+    return db.query<{ from: string | null; to: string }[]>(
+      `SELECT from_status AS "from", to_status AS "to", source FROM swap_events
+        WHERE swap_id = $1 ORDER BY id`,
+      [swapId],
+    );
+  }
+
+  it('follows a deposit through confirming … finished within two poll intervals of each step', async () => {
+    const id = await createFloatSwap();
+    const deposit = await sandbox.control.deposit(await providerId(id));
+    const depositAt = deposit.clock!.sinceMs;
+    const firstSeen = new Map<string, number>();
+    const deadline = depositAt + 4 * STEP_MS + 3000;
+    let swap = await getSwap(id);
+    while (swap.status !== 'finished' && Date.now() < deadline) {
+      if (!firstSeen.has(swap.status)) {
+        firstSeen.set(swap.status, Date.now());
+      }
+      await sleep(OBSERVE_MS);
+      swap = await getSwap(id);
+    }
+    firstSeen.set(swap.status, firstSeen.get(swap.status) ?? Date.now());
+
+    expect([...firstSeen.keys()]).toEqual([
+      'waiting',
+      'confirming',
+      'exchanging',
+      'sending',
+      'finished',
+    ]);
+    (['confirming', 'exchanging', 'sending', 'finished'] as const).forEach((status, step) => {
+      const stepAt = depositAt + step * STEP_MS;
+      // Two poll intervals, plus this test's own observation granularity.
+      expect(firstSeen.get(status)! - stepAt).toBeLessThanOrEqual(
+        2 * POLL_INTERVAL_MS + 2 * OBSERVE_MS,
+      );
+    });
+    const tx = await sandbox.control.transaction(await providerId(id));
+    expect(swap).toMatchObject({
+      status: 'finished',
+      payinHash: tx.payinHash,
+      payoutHash: tx.payoutHash,
+      amountActualFrom: '0.1',
+      amountActualTo: tx.amountTo,
+      actualNetworkFee: tx.networkFee,
+      moneyReceivedAt: new Date(tx.moneyReceived * 1000).toISOString(),
+      moneySentAt: new Date(tx.moneySent * 1000).toISOString(),
+      amountAnomalyPct: '0',
+    });
+    expect(await events(id)).toEqual([
+      { from: 'waiting', to: 'confirming', source: 'poller' },
+      { from: 'confirming', to: 'exchanging', source: 'poller' },
+      { from: 'exchanging', to: 'sending', source: 'poller' },
+      { from: 'sending', to: 'finished', source: 'poller' },
+    ]);
+    const [stored] = await db.query<{ next_poll_at: Date | null; lease_owner: string | null }[]>(
+      'SELECT next_poll_at, lease_owner, lease_until FROM swaps WHERE id = $1',
+      [id],
+    );
+    expect(stored).toEqual({ next_poll_at: null, lease_owner: null, lease_until: null });
+  });
+
+  it('expires a fixed swap whose deposit is short', async () => {
+    const id = await createFixedSwap('0.1');
+    await sandbox.control.deposit(await providerId(id), { amount: '0.09' });
+
+    const swap = await waitForStatus(id, 'expired', 2 * POLL_INTERVAL_MS + 1000);
+
+    expect(swap.status).toBe('expired');
+    expect(await events(id)).toEqual([{ from: 'waiting', to: 'expired', source: 'poller' }]);
+  });
+
+  it('reports a 20 % over-deposit as amountAnomalyPct 20 and books earnings on the actual amount', async () => {
+    const id = await createFloatSwap('0.1');
+    await sandbox.control.deposit(await providerId(id), { amount: '0.12' });
+
+    const swap = await waitForStatus(id, 'finished', 4 * STEP_MS + 3000);
+
+    expect(swap).toMatchObject({ amountActualFrom: '0.12', amountAnomalyPct: '20' });
+    const ledger = await db.query<
+      {
+        amount_actual_from: string;
+        fee_percent: string;
+        usd_price: string;
+        amount_usd: string;
+        from_ticker: string;
+      }[]
+    >(
+      `SELECT amount_actual_from, fee_percent, usd_price, amount_usd, from_ticker
+         FROM earnings_ledger WHERE swap_id = $1`,
+      [id],
+    );
+    expect(ledger).toHaveLength(1);
+    const entry = ledger[0];
+    expect(entry).toMatchObject({
+      amount_actual_from: '0.12',
+      fee_percent: '1',
+      from_ticker: 'btc',
+    });
+    // The sandbox's BTC reference price is 65 000 USD, moved by at most a few ‰ per minute.
+    expect(new Decimal(entry.usd_price).div(65000).minus(1).abs().lt('0.05')).toBe(true);
+    expect(entry.amount_usd).toBe(
+      new Decimal('0.12')
+        .mul(entry.usd_price)
+        .div(100)
+        .toDecimalPlaces(6, Decimal.ROUND_DOWN)
+        .toFixed(),
+    );
+  });
+
+  it('keeps a terminal status when the provider later reports an earlier one', async () => {
+    const id = await createFloatSwap();
+    const txId = await providerId(id);
+    await sandbox.control.forceStatus(txId, 'refunded');
+    await waitForStatus(id, 'refunded', 2 * POLL_INTERVAL_MS + 1000);
+
+    await sandbox.control.forceStatus(txId, 'exchanging');
+    await sleep(4 * POLL_INTERVAL_MS);
+
+    expect((await getSwap(id)).status).toBe('refunded');
+    expect(await events(id)).toEqual([{ from: 'waiting', to: 'refunded', source: 'poller' }]);
+  });
+
+  it('ignores and counts a report that goes backwards', async () => {
+    const id = await createFloatSwap();
+    const txId = await providerId(id);
+    await sandbox.control.forceStatus(txId, 'sending');
+    await waitForStatus(id, 'sending', 2 * POLL_INTERVAL_MS + 500);
+
+    await sandbox.control.forceStatus(txId, 'confirming');
+    await sleep(3 * POLL_INTERVAL_MS);
+
+    expect((await getSwap(id)).status).toBe('sending');
+    expect(await metrics()).toMatch(
+      /^poller_transition_violations_total\{from="sending",to="confirming"\} [1-9]\d*$/m,
+    );
+    expect((await events(id)).map((e) => e.to)).not.toContain('confirming');
+  });
+
+  it('serves /metrics in Prometheus text format next to /health and /ready', async () => {
+    const text = await metrics();
+    const { port } = poller.probes.address() as AddressInfo;
+
+    expect(text).toMatch(/^# TYPE poller_poll_lag_seconds summary$/m);
+    expect(text).toMatch(/^poller_poll_lag_seconds\{quantile="0.5"\} [\d.e-]+$/m);
+    expect(text).toMatch(/^poller_poll_lag_seconds\{quantile="0.99"\} [\d.e-]+$/m);
+    expect(text).toMatch(/^poller_batch_size_bucket\{le="10"\} \d+$/m);
+    expect(text).toMatch(/^poller_transitions_total\{status="finished"\} [1-9]\d*$/m);
+    expect(text).toMatch(
+      /^poller_upstream_calls_total\{method="getTransactions",outcome="ok"\} \d+/m,
+    );
+    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+    expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
+  });
+
+  it('counts upstream errors and retries the batch later', async () => {
+    const id = await createFloatSwap();
+    await sandbox.control.setFault({ method: 'getTransactions', mode: 'http_500', count: 2 });
+    await sandbox.control.deposit(await providerId(id));
+
+    await waitForStatus(id, 'confirming', 3 * POLL_INTERVAL_MS + 1000);
+
+    expect(await metrics()).toMatch(
+      /^poller_upstream_errors_total\{code="upstream_unavailable",method="getTransactions"\} [1-9]\d*$/m,
+    );
+  });
+});

@@ -1,0 +1,288 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { pino } from 'pino';
+import request from 'supertest';
+import { generateAddress } from '#app/chains';
+import { loadPollerConfig } from '#app/config';
+import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
+import { createPartner, TestPartner } from './factories/partners.js';
+import { startTestApi, TEST_ADMIN_TOKEN, testApiEnv, TestApi } from './support/api.js';
+import { testRedisPrefix, truncateAll } from './support/database.js';
+import { startTestSandbox, TestSandbox } from './support/sandbox.js';
+
+const HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'];
+
+/** A Redis key prefix of its own, so counters left by other suites of this run never interfere. */
+function freshPrefix(): string {
+  return `${testRedisPrefix()}rl-${randomBytes(3).toString('hex')}:`;
+}
+
+function expectRateLimitHeaders(headers: Record<string, string>): void {
+  for (const name of HEADERS) {
+    expect(headers[name]).toBeDefined();
+  }
+  expect(headers['ratelimit-policy']).toMatch(/^\d+;w=\d+$/);
+  expect(Object.keys(headers).filter((h) => h.startsWith('x-ratelimit'))).toEqual([]);
+}
+
+describe('Rate limits', () => {
+  let sandbox: TestSandbox;
+  let api: TestApi;
+  let first: TestPartner;
+  let second: TestPartner;
+
+  beforeAll(async () => {
+    await truncateAll();
+    sandbox = await startTestSandbox();
+    api = await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_KEY_PREFIX: freshPrefix() });
+    first = await createPartner(api.app);
+    second = await createPartner(api.app);
+  });
+
+  afterAll(async () => {
+    await api.close();
+    await sandbox.close();
+  });
+
+  it('limits one credential to 30/s without touching another credential', async () => {
+    const burst = (who: TestPartner, n: number) =>
+      Array.from({ length: n }, () =>
+        request(api.url).get('/v1/currencies?lite=true').set('Authorization', who.authorization),
+      );
+    const [mine, theirs] = await Promise.all([
+      Promise.all(burst(first, 40)),
+      Promise.all(burst(second, 25)),
+    ]);
+    const limited = mine.filter((r) => r.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    // The sliding window estimates the previous second from its count; a burst that straddles a
+    // window boundary may let one or two more through than a perfect log would.
+    expect(mine.filter((r) => r.status === 200).length).toBeLessThanOrEqual(32);
+    for (const res of limited) {
+      expect(res.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+      expect(res.body.error.retry_after_ms).toBeGreaterThanOrEqual(1000);
+      expect(Number(res.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expectRateLimitHeaders(res.headers);
+      expect(res.headers['ratelimit-remaining']).toBe('0');
+    }
+    expect(theirs.map((r) => r.status)).toEqual(Array(25).fill(200));
+    expect(['30;w=1', '120;w=1']).toContain(theirs[0].headers['ratelimit-policy']);
+  });
+
+  it('sends the headers on successes and on client errors', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const ok = await request(api.url)
+      .get('/v1/currencies')
+      .set('Authorization', second.authorization)
+      .expect(200);
+    expectRateLimitHeaders(ok.headers);
+    const bad = await request(api.url)
+      .get('/v1/pairs?from=btc')
+      .set('Authorization', second.authorization)
+      .expect(400);
+    expectRateLimitHeaders(bad.headers);
+    const unauthenticated = await request(api.url).get('/v1/currencies').expect(401);
+    expectRateLimitHeaders(unauthenticated.headers);
+    const wrongType = await request(api.url)
+      .post('/v1/quotes')
+      .set('Authorization', second.authorization)
+      .set('Content-Type', 'text/plain')
+      .send('from=btc')
+      .expect(415);
+    expectRateLimitHeaders(wrongType.headers);
+    const unknownRoute = await request(api.url)
+      .get('/v1/swaps/a/b')
+      .set('Authorization', second.authorization)
+      .expect(404);
+    expectRateLimitHeaders(unknownRoute.headers);
+  });
+
+  it('never meters /health and /ready', async () => {
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, () => request(api.url).get('/health')),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(60).fill(200));
+    expect(answers[0].headers['ratelimit-limit']).toBeUndefined();
+    const ready = await request(api.url).get('/ready').expect(200);
+    expect(ready.headers['ratelimit-limit']).toBeUndefined();
+  });
+});
+
+describe('Per-IP limits', () => {
+  let api: TestApi;
+
+  beforeAll(async () => {
+    api = await startTestApi({ REDIS_KEY_PREFIX: freshPrefix() });
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it('counts each top-level path separately: /admin exhausted, /v1 still open', async () => {
+    const admin = await Promise.all(
+      Array.from({ length: 140 }, () =>
+        request(api.url)
+          .get('/admin/organizations')
+          .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`),
+      ),
+    );
+    const limited = admin.filter((r) => r.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    expect(limited[0].headers['ratelimit-policy']).toBe('120;w=1');
+    const v1 = await request(api.url).get('/v1/currencies');
+    expect(v1.status).toBe(401);
+    expect(v1.headers['ratelimit-policy']).toBe('120;w=1');
+  });
+
+  it('throttles failed authentication by IP, not by the key it named', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const bogus = `Bearer pk_live_${'a'.repeat(32)}:sk_live_${'b'.repeat(48)}`;
+    const answers = await Promise.all(
+      Array.from({ length: 130 }, () =>
+        request(api.url).get('/v1/currencies').set('Authorization', bogus),
+      ),
+    );
+    const statuses = new Set(answers.map((r) => r.status));
+    expect(statuses).toEqual(new Set([401, 429]));
+    expect(answers.find((r) => r.status === 429)?.headers['ratelimit-policy']).toBe('120;w=1');
+  });
+});
+
+describe('Public quote limit', () => {
+  let sandbox: TestSandbox;
+  let api: TestApi;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    api = await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_KEY_PREFIX: freshPrefix() });
+  });
+
+  afterAll(async () => {
+    await api.close();
+    await sandbox.close();
+  });
+
+  it('answers the 61st request within a minute with 429 and Retry-After', async () => {
+    const statuses: number[] = [];
+    let last: request.Response | undefined;
+    for (let i = 0; i < 61; i += 1) {
+      last = await request(api.url).get('/v1/public/quote?from=btc&to=eth');
+      statuses.push(last.status);
+    }
+    expect(statuses.slice(0, 60)).toEqual(Array(60).fill(200));
+    expect(statuses[60]).toBe(429);
+    expect(last?.headers['ratelimit-policy']).toBe('60;w=60');
+    expect(Number(last?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(last?.headers['access-control-allow-origin']).toBe('*');
+    expect(last?.body.error.code).toBe('rate_limited');
+  });
+});
+
+describe('Shared upstream cap', () => {
+  let sandbox: TestSandbox;
+  let apis: TestApi[];
+  let poller: PollerProcess;
+  let partner: TestPartner;
+
+  beforeAll(async () => {
+    await truncateAll();
+    sandbox = await startTestSandbox();
+    const prefix = freshPrefix();
+    apis = [
+      await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_KEY_PREFIX: prefix }),
+      await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_KEY_PREFIX: prefix }),
+    ];
+    partner = await createPartner(apis[0].app);
+    // Swaps for the poller to refresh, so partner bursts compete with background work.
+    for (let i = 0; i < 20; i += 1) {
+      await request(apis[i % 2].url)
+        .post('/v1/swaps')
+        .set('Authorization', partner.authorization)
+        .set('Idempotency-Key', randomUUID())
+        .send({
+          from: 'btc',
+          to: 'eth',
+          amountFrom: '0.1',
+          address: generateAddress('ethereum', randomBytes),
+        })
+        .expect(201);
+    }
+    const pollerEnv = testApiEnv({
+      PROVIDER_URL: sandbox.url,
+      REDIS_KEY_PREFIX: prefix,
+      POLL_INTERVAL_MS: '200',
+      POLLER_TICK_MS: '50',
+      POLLER_BATCH_SIZE: '10',
+      POLLER_HEALTH_PORT: '0',
+    });
+    poller = await startPoller(loadPollerConfig(pollerEnv), pino({ level: 'silent' }), {
+      shutdownHooks: false,
+    });
+  });
+
+  afterAll(async () => {
+    await poller.close();
+    for (const api of apis) {
+      await api.close();
+    }
+    await sandbox.close();
+  });
+
+  it('absorbs a burst of 15 quotes across two api replicas and a busy poller, never over 10 calls/s', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    const pollingBefore = (await sandbox.control.stats()).calls.getTransactions ?? 0;
+    expect(pollingBefore).toBeGreaterThan(0);
+    const answers = await Promise.all(
+      Array.from({ length: 15 }, (_, i) =>
+        request(apis[i % 2].url)
+          .post('/v1/quotes')
+          .set('Authorization', partner.authorization)
+          .send({ from: 'btc', to: 'eth', amountFrom: '0.1' }),
+      ),
+    );
+    expect(answers.map((r) => r.status)).toEqual(Array(15).fill(200));
+    const stats = await sandbox.control.stats();
+    expect(stats.calls.getExchangeAmount).toBe(15);
+    expect(stats.maxCallsPerSecond).toBeLessThanOrEqual(10);
+  });
+});
+
+describe('Redis unavailable', () => {
+  let sandbox: TestSandbox;
+  let healthy: TestApi;
+  let degraded: TestApi;
+  let partner: TestPartner;
+
+  beforeAll(async () => {
+    await truncateAll();
+    sandbox = await startTestSandbox();
+    healthy = await startTestApi({ PROVIDER_URL: sandbox.url });
+    degraded = await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_URL: 'redis://127.0.0.1:1' });
+    partner = await createPartner(healthy.app);
+  });
+
+  afterAll(async () => {
+    await degraded.close();
+    await healthy.close();
+    await sandbox.close();
+  });
+
+  it('keeps serving under per-process limits and reports redis down on /ready', async () => {
+    const auth = partner.authorization;
+    await request(degraded.url).get('/v1/currencies').set('Authorization', auth).expect(200);
+    const quote = await request(degraded.url)
+      .post('/v1/quotes')
+      .set('Authorization', auth)
+      .send({ from: 'btc', to: 'eth', amountFrom: '0.1' })
+      .expect(200);
+    expect(quote.headers['ratelimit-limit']).toBeDefined();
+    const burst = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        request(degraded.url).get('/v1/currencies?lite=true').set('Authorization', auth),
+      ),
+    );
+    expect(burst.some((r) => r.status === 429)).toBe(true);
+    const ready = await request(degraded.url).get('/ready').expect(503);
+    expect(ready.body.checks.redis).toBe('down');
+  });
+});

@@ -1,0 +1,52 @@
+import type { AddressInfo } from 'node:net';
+import { randomBytes } from 'node:crypto';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { pino } from 'pino';
+import { ApiConfig, loadApiConfig } from '#app/config';
+import { createApiApp } from '../../apps/api/api.bootstrap.js';
+import { testDatabaseUrl, testRedisPrefix, testRedisUrl } from './database.js';
+import { providerKeyPair } from './keys.js';
+
+export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+/** One encryption key per test process, shared by every api it starts (they share one database). */
+export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+
+export interface TestApi {
+  app: NestExpressApplication;
+  url: string;
+  config: ApiConfig;
+  close(): Promise<void>;
+}
+
+/** The environment a test api runs with; `overrides` replace single variables. */
+export function testApiEnv(
+  overrides: Record<string, string | undefined> = {},
+): Record<string, string | undefined> {
+  return {
+    DATABASE_URL: testDatabaseUrl(),
+    REDIS_URL: testRedisUrl(),
+    REDIS_KEY_PREFIX: testRedisPrefix(),
+    PROVIDER_URL: 'http://127.0.0.1:9/v2',
+    PROVIDER_PRIVATE_KEY: providerKeyPair().privateKeyPem,
+    PROVIDER_TIMEOUT_MS: '1500',
+    ADMIN_TOKEN: TEST_ADMIN_TOKEN,
+    CREDENTIAL_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    APP_ENV: 'test',
+    PORT: '0',
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent',
+    ...overrides,
+  };
+}
+
+/** Starts the real api app on an ephemeral loopback port. */
+export async function startTestApi(
+  overrides: Record<string, string | undefined> = {},
+): Promise<TestApi> {
+  const config = loadApiConfig(testApiEnv(overrides));
+  const app = await createApiApp(config, pino({ level: config.logLevel }), {
+    shutdownHooks: false,
+  });
+  await app.listen(0, '127.0.0.1');
+  const { port } = app.getHttpServer().address() as AddressInfo;
+  return { app, url: `http://127.0.0.1:${port}`, config, close: () => app.close() };
+}

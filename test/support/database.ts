@@ -1,0 +1,42 @@
+import pg from 'pg';
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '#app/persistence';
+
+/** The Postgres and Redis the development and CI machines run (DECISIONS §2). */
+export function adminDatabaseUrl(): string {
+  return process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+}
+
+export function testRedisUrl(): string {
+  return process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+}
+
+/** The per-run database created by the global setup. */
+export function testDatabaseUrl(): string {
+  const url = process.env.TEST_DATABASE_URL;
+  if (!url) {
+    throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
+  }
+  return url;
+}
+
+export function testRedisPrefix(): string {
+  return process.env.TEST_REDIS_PREFIX ?? 'test:';
+}
+
+/** Empties every table so a suite starts clean. */
+export async function truncateAll(url = testDatabaseUrl()): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(`TRUNCATE organizations, credentials, swaps, idempotency_keys, fixed_rates,
+      earnings_ledger, payouts, audit_log, swap_events RESTART IDENTITY CASCADE`);
+  } finally {
+    await client.end();
+  }
+}
+
+/** A direct connection for assertions on stored rows. */
+export async function openTestDataSource(url = testDatabaseUrl()): Promise<DataSource> {
+  return new DataSource(dataSourceOptions(url, 2)).initialize();
+}

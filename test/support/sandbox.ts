@@ -1,0 +1,121 @@
+import { pino } from 'pino';
+import type { ProviderConfig, SandboxConfig } from '#app/config';
+import type { ProviderStatus } from '#app/provider';
+import {
+  startSandbox,
+  type SandboxServer,
+  type StartSandboxOptions,
+} from '../../apps/sandbox/sandbox.bootstrap.js';
+import type { SandboxStats } from '../../apps/sandbox/call.stats.js';
+import type { SandboxTransactionView } from '../../apps/sandbox/exchange.service.js';
+import type { Fault, FaultMode } from '../../apps/sandbox/fault.book.js';
+import { providerKeyPair } from './keys.js';
+
+export type { SandboxServer, SandboxStats, SandboxTransactionView, Fault, FaultMode };
+
+export interface TestSandbox extends SandboxServer {
+  control: SandboxControl;
+}
+
+/**
+ * A sandbox provider over real HTTP on an ephemeral port, verifying with the test key pair;
+ * lifecycle steps are short (200 ms) unless overridden.
+ */
+export async function startTestSandbox(
+  overrides: Partial<SandboxConfig> = {},
+  options: StartSandboxOptions = {},
+): Promise<TestSandbox> {
+  const config: SandboxConfig = {
+    appEnv: 'test',
+    version: '0.0.0-test',
+    logLevel: 'silent',
+    port: 0,
+    publicKeyPem: providerKeyPair().publicKeyPem,
+    stepMs: 200,
+    seed: 42,
+    ...overrides,
+  };
+  const server = await startSandbox(
+    config,
+    pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
+    options,
+  );
+  return { ...server, control: new SandboxControl(server.baseUrl) };
+}
+
+/** What the adapter needs to talk to a test sandbox: the matching key and a short timeout. */
+export function testProviderConfig(url: string, timeoutMs = 1500): ProviderConfig {
+  return { url, privateKey: providerKeyPair().privateKey, timeoutMs };
+}
+
+export interface FaultRequest {
+  method: string;
+  mode: FaultMode;
+  count?: number;
+  code?: number;
+  message?: string;
+  delayMs?: number;
+}
+
+/** A small client of the `/sandbox` control API; a non-2xx answer throws with the body. */
+export class SandboxControl {
+  constructor(private readonly baseUrl: string) {}
+
+  async deposit(
+    id: string,
+    body: { amount?: string; late?: boolean } = {},
+  ): Promise<SandboxTransactionView> {
+    return (
+      await this.send<{ transaction: SandboxTransactionView }>(
+        'POST',
+        `/sandbox/transactions/${id}/deposit`,
+        body,
+      )
+    ).transaction;
+  }
+
+  async forceStatus(id: string, status: ProviderStatus): Promise<SandboxTransactionView> {
+    return (
+      await this.send<{ transaction: SandboxTransactionView }>(
+        'POST',
+        `/sandbox/transactions/${id}/status`,
+        { status },
+      )
+    ).transaction;
+  }
+
+  async transaction(id: string): Promise<SandboxTransactionView> {
+    return (
+      await this.send<{ transaction: SandboxTransactionView }>('GET', `/sandbox/transactions/${id}`)
+    ).transaction;
+  }
+
+  async setFault(fault: FaultRequest): Promise<Fault[]> {
+    return (await this.send<{ faults: Fault[] }>('POST', '/sandbox/faults', fault)).faults;
+  }
+
+  async clearFaults(): Promise<void> {
+    await this.send('DELETE', '/sandbox/faults');
+  }
+
+  async reset(): Promise<void> {
+    await this.send('POST', '/sandbox/reset');
+  }
+
+  async stats(): Promise<SandboxStats> {
+    return (await this.send<{ stats: SandboxStats }>('GET', '/sandbox/stats')).stats;
+  }
+
+  private async send<T>(method: string, path: string, body?: object): Promise<T> {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) {
+      throw new Error(`sandbox ${method} ${path} answered ${response.status}: ${text}`);
+    }
+    return JSON.parse(text) as T;
+  }
+}
