@@ -19,6 +19,10 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
     sandbox = await startTestSandbox();
     api = await startTestApi({ PROVIDER_URL: sandbox.url, FIXED_RATE_TTL_SECONDS: '45' });
     openapi = await OpenApiValidator.load(api.url);
+  });
+
+  // A fresh credential per test: the suite's requests must never add up to the 30/s credential limit.
+  beforeEach(async () => {
     partner = await createPartner(api.app, { feePercent: '2' });
   });
 

@@ -24,6 +24,10 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
     api = await startTestApi({ PROVIDER_URL: sandbox.url, PROVIDER_TIMEOUT_MS: '1000' });
     db = await openTestDataSource();
     openapi = await OpenApiValidator.load(api.url);
+  });
+
+  // A fresh credential per test: the suite's bursts must never add up to the 30/s credential limit.
+  beforeEach(async () => {
     partner = await createPartner(api.app);
   });
 
