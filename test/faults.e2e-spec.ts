@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { ChildProcess, spawn } from 'node:child_process';
 import request from 'supertest';
-import { createPartner, TestPartner } from './factories/partners.js';
-import { startTestApi, testApiEnv, TestApi } from './support/api.js';
+import { createPartner, createPartnerOverHttp, TestPartner } from './factories/partners.js';
+import { startTestApi, TEST_ADMIN_TOKEN, testApiEnv, TestApi } from './support/api.js';
 import { testDatabaseUrl, truncateAll } from './support/database.js';
+import { spawnService, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, TestSandbox } from './support/sandbox.js';
 import { TcpProxy } from './support/tcp-proxy.js';
-import { freePort, waitUntil } from './support/wait.js';
+import { waitUntil } from './support/wait.js';
 
 /** Whether `url` answers 200 yet; a refused connection is simply "not yet". */
 function answers200(url: string): () => Promise<boolean> {
@@ -80,49 +80,39 @@ describe('Postgres unreachable', () => {
 
 describe('SIGTERM on the api', () => {
   let sandbox: TestSandbox;
-  let child: ChildProcess;
-  let url: string;
+  let api: ServiceProcess;
 
   beforeAll(async () => {
     await truncateAll();
     sandbox = await startTestSandbox({}, { timeoutFaultMs: 1500 });
-    const port = await freePort();
-    url = `http://127.0.0.1:${port}`;
-    child = spawn(process.execPath, ['dist/apps/api/main.js'], {
-      env: {
-        ...testApiEnv({
-          PORT: String(port),
-          PROVIDER_URL: sandbox.url,
-          PROVIDER_TIMEOUT_MS: '5000',
-        }),
-        PATH: process.env.PATH,
-      },
-      stdio: 'ignore',
-    });
-    await waitUntil('the spawned api to answer /health', answers200(`${url}/health`), 20_000, 200);
+    api = await spawnService(
+      'api',
+      testApiEnv({ PROVIDER_URL: sandbox.url, PROVIDER_TIMEOUT_MS: '5000' }),
+    );
   });
 
   afterAll(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGKILL');
-    }
+    await api.stop('SIGKILL');
     await sandbox.close();
   });
 
   it('finishes in-flight requests before it exits', async () => {
-    const partner = await createPartnerOverAdmin(url);
-    await request(url).get('/v1/pairs?from=btc&to=eth').set('Authorization', partner).expect(200);
+    const { authorization: partner } = await createPartnerOverHttp(api.url, TEST_ADMIN_TOKEN);
+    await request(api.url)
+      .get('/v1/pairs?from=btc&to=eth')
+      .set('Authorization', partner)
+      .expect(200);
     await sandbox.control.setFault({ method: 'getExchangeAmount', mode: 'timeout', count: 1 });
-    const slow = request(url)
+    const slow = request(api.url)
       .post('/v1/quotes')
       .set('Authorization', partner)
       .send({ from: 'btc', to: 'eth', amountFrom: '0.1' });
     const inFlight = slow.then((res) => res);
     await new Promise((resolve) => setTimeout(resolve, 300));
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
-      child.once('exit', (code, signal) => resolve({ code, signal })),
+      api.child.once('exit', (code, signal) => resolve({ code, signal })),
     );
-    child.kill('SIGTERM');
+    api.child.kill('SIGTERM');
     // A reset connection would reject here: an answer proves the request was drained.
     const res = await inFlight;
     expect(res.status).toBe(200);
@@ -131,19 +121,3 @@ describe('SIGTERM on the api', () => {
     expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
   });
 });
-
-/** Makes an active, provider-activated organization through the child's admin API. */
-async function createPartnerOverAdmin(url: string): Promise<string> {
-  const admin = `Bearer ${String(testApiEnv().ADMIN_TOKEN)}`;
-  const org = await request(url)
-    .post('/admin/organizations')
-    .set('Authorization', admin)
-    .send({ name: 'sigterm', feePercent: '1', status: 'active', providerActivated: true })
-    .expect(201);
-  const credential = await request(url)
-    .post(`/admin/organizations/${org.body.organization.id as string}/credentials`)
-    .set('Authorization', admin)
-    .expect(201);
-  const { publicKey, secret } = credential.body.credential as { publicKey: string; secret: string };
-  return `Bearer ${publicKey}:${secret}`;
-}

@@ -1,47 +1,29 @@
-import { ChildProcess, spawn } from 'node:child_process';
 import request from 'supertest';
 import { createPartner, TestPartner } from './factories/partners.js';
 import { startTestApi, TEST_ADMIN_TOKEN, testApiEnv, TestApi } from './support/api.js';
 import { truncateAll } from './support/database.js';
-import { freePort, waitUntil } from './support/wait.js';
+import { spawnService, type ServiceProcess } from './support/processes.js';
+import { waitUntil } from './support/wait.js';
 
 describe('Credential revocation across api processes', () => {
   let local: TestApi;
-  let remote: ChildProcess;
-  let remoteUrl: string;
-  let logs = '';
+  let remote: ServiceProcess;
   let partner: TestPartner;
 
   beforeAll(async () => {
     await truncateAll();
     local = await startTestApi();
-    const port = await freePort();
-    remoteUrl = `http://127.0.0.1:${port}`;
-    remote = spawn(process.execPath, ['dist/apps/api/main.js'], {
-      env: { ...testApiEnv({ PORT: String(port), LOG_LEVEL: 'debug' }), PATH: process.env.PATH },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    remote.stdout?.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-    remote.stderr?.on('data', (chunk: Buffer) => (logs += chunk.toString()));
-    await waitUntil(
-      'the spawned api to answer /health',
-      async () => {
-        const res = await fetch(`${remoteUrl}/health`).catch(() => null);
-        return res?.status === 200;
-      },
-      20_000,
-    );
+    remote = await spawnService('api', testApiEnv({ LOG_LEVEL: 'debug' }));
     partner = await createPartner(local.app);
   });
 
   afterAll(async () => {
-    remote.kill('SIGTERM');
-    await new Promise((resolve) => remote.once('exit', resolve));
+    await remote.stop();
     await local.close();
   });
 
   it('answers 401 on the other process within 5 s of a revoke', async () => {
-    await request(remoteUrl)
+    await request(remote.url)
       .get('/v1/currencies?lite=true')
       .set('Authorization', partner.authorization)
       .expect((res) => {
@@ -54,7 +36,7 @@ describe('Credential revocation across api processes', () => {
     const elapsed = await waitUntil(
       'the revocation to reach the other process',
       async () => {
-        const res = await request(remoteUrl)
+        const res = await request(remote.url)
           .get('/v1/currencies?lite=true')
           .set('Authorization', partner.authorization);
         return res.status === 401;
@@ -62,7 +44,7 @@ describe('Credential revocation across api processes', () => {
       5000,
     );
     expect(elapsed).toBeLessThan(5000);
-    const res = await request(remoteUrl)
+    const res = await request(remote.url)
       .get('/v1/currencies')
       .set('Authorization', partner.authorization)
       .expect(401);
@@ -70,6 +52,7 @@ describe('Credential revocation across api processes', () => {
   });
 
   it('never writes the secret or the full bearer to its logs', () => {
+    const logs = remote.output();
     expect(logs.length).toBeGreaterThan(0);
     expect(logs).toContain('"requestId"');
     expect(logs).not.toContain(partner.secret);

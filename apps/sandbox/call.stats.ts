@@ -16,15 +16,22 @@ export interface SandboxStats {
     idsPerCall: number[];
   };
   perSecond: SecondBucket[];
+  /** The most calls in one wall-clock second. */
   maxCallsPerSecond: number;
+  /** The most calls in any 1000 ms window, wherever it starts: the stricter count. */
+  maxCallsInAnyWindow: number;
   faultsServed: number;
   rejected: { unauthorized: number; malformed: number };
 }
 
-/** Counts every authenticated call by method and by wall-clock second. */
+const WINDOW_MS = 1000;
+
+/** Counts every authenticated call by method, by wall-clock second and in a sliding window. */
 export class CallStats {
   private stats = CallStats.empty();
   private readonly seconds = new Map<number, SecondBucket>();
+  /** Times of the calls of the last `WINDOW_MS`, oldest first. */
+  private recent: number[] = [];
 
   private static empty(): SandboxStats {
     return {
@@ -33,6 +40,7 @@ export class CallStats {
       getTransactions: { calls: 0, idsRequested: 0, maxIdsPerCall: 0, idsPerCall: [] },
       perSecond: [],
       maxCallsPerSecond: 0,
+      maxCallsInAnyWindow: 0,
       faultsServed: 0,
       rejected: { unauthorized: 0, malformed: 0 },
     };
@@ -54,6 +62,13 @@ export class CallStats {
     bucket.methods[method] = (bucket.methods[method] ?? 0) + 1;
     this.seconds.set(second, bucket);
     this.stats.maxCallsPerSecond = Math.max(this.stats.maxCallsPerSecond, bucket.calls);
+    // Every window holding the most calls can be slid to end at one of them: checking the
+    // window that ends at each call finds the maximum.
+    this.recent.push(now);
+    const windowStart = now - WINDOW_MS;
+    const firstInWindow = this.recent.findIndex((t) => t > windowStart);
+    this.recent = this.recent.slice(firstInWindow);
+    this.stats.maxCallsInAnyWindow = Math.max(this.stats.maxCallsInAnyWindow, this.recent.length);
   }
 
   fault(): void {
@@ -67,6 +82,7 @@ export class CallStats {
   reset(): void {
     this.stats = CallStats.empty();
     this.seconds.clear();
+    this.recent = [];
   }
 
   snapshot(): SandboxStats {

@@ -1,3 +1,4 @@
+import request from 'supertest';
 import type { INestApplicationContext } from '@nestjs/common';
 import { OrganizationsService } from '#app/partners';
 import type { OrganizationStatus } from '#app/persistence';
@@ -44,4 +45,27 @@ export async function createPartner(
     secret: credential.secret,
     authorization: `Bearer ${credential.publicKey}:${credential.secret}`,
   };
+}
+
+/** The same, made over the admin API of an api at `url` (one running as a child process). */
+export async function createPartnerOverHttp(
+  url: string,
+  adminToken: string,
+  name = 'Partner over HTTP',
+): Promise<TestPartner> {
+  const admin = `Bearer ${adminToken}`;
+  const organization = await request(url)
+    .post('/admin/organizations')
+    .set('Authorization', admin)
+    .send({ name, feePercent: '1', status: 'active', providerActivated: true })
+    .expect(201);
+  const organizationId = (organization.body as { organization: { id: string } }).organization.id;
+  const issued = await request(url)
+    .post(`/admin/organizations/${organizationId}/credentials`)
+    .set('Authorization', admin)
+    .expect(201);
+  const { publicKey, secret } = (
+    issued.body as { credential: { publicKey: string; secret: string } }
+  ).credential;
+  return { organizationId, publicKey, secret, authorization: `Bearer ${publicKey}:${secret}` };
 }

@@ -1,0 +1,64 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { freePort, waitUntil } from './wait.js';
+
+/** A built app (`dist/apps/<name>/main.js`) running as a child process, answering on `url`. */
+export interface ServiceProcess {
+  child: ChildProcess;
+  /** Where its HTTP server answers: the api itself, or the poller's probe server. */
+  url: string;
+  /** Everything it printed on stdout and stderr so far. */
+  output(): string;
+  /** Sends `signal` (SIGTERM by default) unless it has exited, and resolves once it has. */
+  stop(signal?: NodeJS.Signals): Promise<void>;
+}
+
+const PORT_VARIABLE = { api: 'PORT', poller: 'POLLER_HEALTH_PORT' } as const;
+
+/**
+ * Starts `dist/apps/<app>/main.js` with exactly `env` (plus PATH) on a free loopback port and
+ * waits until its `/health` answers 200. A child that exits first fails the wait with its output.
+ */
+export async function spawnService(
+  app: keyof typeof PORT_VARIABLE,
+  env: Record<string, string | undefined>,
+): Promise<ServiceProcess> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = spawn(process.execPath, [`dist/apps/${app}/main.js`], {
+    env: { ...env, [PORT_VARIABLE[app]]: String(port), PATH: process.env.PATH },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let printed = '';
+  const collect = (chunk: Buffer): void => {
+    printed += chunk.toString();
+  };
+  child.stdout?.on('data', collect);
+  child.stderr?.on('data', collect);
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const running = (): boolean => child.exitCode === null && child.signalCode === null;
+
+  await waitUntil(
+    `the spawned ${app} to answer /health`,
+    async () => {
+      if (!running()) {
+        throw new Error(`the spawned ${app} exited (${child.exitCode}): ${printed.slice(-2000)}`);
+      }
+      const res = await fetch(`${url}/health`).catch(() => null);
+      return res?.status === 200;
+    },
+    20_000,
+    100,
+  );
+
+  return {
+    child,
+    url,
+    output: () => printed,
+    stop: async (signal: NodeJS.Signals = 'SIGTERM') => {
+      if (running()) {
+        child.kill(signal);
+      }
+      await exited;
+    },
+  };
+}
