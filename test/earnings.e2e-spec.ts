@@ -1,15 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Decimal } from 'decimal.js';
-import { pino } from 'pino';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
-import { loadPollerConfig } from '#app/config';
 import { EarningsRepository } from '#app/settlement';
-import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
 import { createPartner, type TestPartner } from './factories/partners.js';
 import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
+import { spawnService, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 
 const random = (n: number): Uint8Array => randomBytes(n);
@@ -33,7 +31,7 @@ interface EarningsBody {
 describe('Earnings: ledger, payouts and the admin view', () => {
   let sandbox: TestSandbox;
   let api: TestApi;
-  let pollers: PollerProcess[];
+  let pollers: ServiceProcess[];
   let db: DataSource;
   let partner: TestPartner;
 
@@ -43,23 +41,17 @@ describe('Earnings: ledger, payouts and the admin view', () => {
     api = await startTestApi({ PROVIDER_URL: sandbox.url });
     db = await openTestDataSource();
     partner = await createPartner(api.app, { feePercent: '1' });
-    const config = loadPollerConfig(
-      testApiEnv({
-        PROVIDER_URL: sandbox.url,
-        POLL_INTERVAL_MS: '300',
-        POLLER_TICK_MS: '50',
-        POLLER_HEALTH_PORT: '0',
-      }),
-    );
-    // Two pollers watch the same swaps: each finish must still be booked once.
-    pollers = [];
-    for (let i = 0; i < 2; i++) {
-      pollers.push(await startPoller(config, pino({ level: 'silent' }), { shutdownHooks: false }));
-    }
+    const pollerEnv = testApiEnv({
+      PROVIDER_URL: sandbox.url,
+      POLL_INTERVAL_MS: '300',
+      POLLER_TICK_MS: '50',
+    });
+    // Two poller processes watch the same swaps: each finish must still be booked once.
+    pollers = await Promise.all([1, 2].map(() => spawnService('poller', pollerEnv)));
   });
 
   afterAll(async () => {
-    await Promise.all(pollers.map((p) => p.close()));
+    await Promise.all(pollers.map((p) => p.stop()));
     await db.destroy();
     await api.close();
     await sandbox.close();

@@ -1,14 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { pino } from 'pino';
 import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
-import { loadPollerConfig } from '#app/config';
 import { ChangellyAdapter } from '#app/provider';
-import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
 import { testApiEnv } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
+import { spawnService, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, testProviderConfig, type TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 
@@ -99,35 +97,31 @@ describe('Poller: several pollers, leases and a killed poller', () => {
     });
   }
 
-  describe('three pollers', () => {
+  describe('three poller processes', () => {
     const SWAPS = 500;
-    let pollers: PollerProcess[];
+    const CYCLES = 3;
+    let pollers: ServiceProcess[];
     let organizationId: string;
 
     beforeAll(async () => {
       organizationId = await seedSwaps(transactionIds.slice(0, SWAPS));
-      const config = loadPollerConfig(pollerEnv());
-      pollers = [];
-      for (let i = 0; i < 3; i++) {
-        pollers.push(
-          await startPoller(config, pino({ level: process.env.LOG_LEVEL ?? 'silent' }), {
-            shutdownHooks: false,
-          }),
-        );
-      }
+      pollers = await Promise.all([1, 2, 3].map(() => spawnService('poller', pollerEnv())));
     });
 
     afterAll(async () => {
-      await Promise.all(pollers.map((p) => p.close()));
+      await Promise.all(pollers.map((p) => p.stop()));
     });
 
-    it('have distinct lease owners', () => {
-      expect(new Set(pollers.map((p) => p.owner)).size).toBe(3);
-    });
+    /** `poller_swaps_polled_total` as the poller at `url` reports it on `/metrics`. */
+    async function swapsPolledBy(url: string): Promise<number> {
+      const text = await (await fetch(`${url}/metrics`)).text();
+      const match = /^poller_swaps_polled_total (\d+)$/m.exec(text);
+      return match ? Number(match[1]) : 0;
+    }
 
     it('poll every due swap exactly once per cycle, at most 10 ids per provider call', async () => {
       const startedAt = Date.now();
-      for (let cycle = 0; cycle < 3; cycle++) {
+      for (let cycle = 0; cycle < CYCLES; cycle++) {
         const before = (await sandbox.control.stats()).getTransactions;
         const dueAt = await makeDue(organizationId);
 
@@ -154,6 +148,10 @@ describe('Poller: several pollers, leases and a killed poller', () => {
       expect(Math.max(...seconds.map((b) => b.methods.getTransactions ?? 0))).toBeLessThanOrEqual(
         10,
       );
+      // Every process took a share, and together they polled each swap once per cycle.
+      const shares = await Promise.all(pollers.map((p) => swapsPolledBy(p.url)));
+      expect(shares.every((share) => share > 0)).toBe(true);
+      expect(shares.reduce((a, b) => a + b, 0)).toBe(SWAPS * CYCLES);
     });
   });
 
@@ -228,19 +226,13 @@ describe('Poller: several pollers, leases and a killed poller', () => {
       const orphaned = await leasedBy(pid);
       expect(orphaned).toHaveLength(30);
       await sandbox.control.clearFaults();
-      const rescuer = await startPoller(
-        loadPollerConfig(pollerEnv()),
-        pino({ level: process.env.LOG_LEVEL ?? 'silent' }),
-        {
-          shutdownHooks: false,
-        },
-      );
+      const rescuer = await spawnService('poller', pollerEnv());
       try {
         await waitUntil('every orphaned swap to be polled', async () => {
           return (await polledSince(organizationId, dueAt)) === 30;
         });
       } finally {
-        await rescuer.close();
+        await rescuer.stop();
       }
 
       const leaseEnd = Math.min(...orphaned.map((s) => s.lease_until.getTime()));

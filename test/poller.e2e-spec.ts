@@ -1,15 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { Decimal } from 'decimal.js';
-import { pino } from 'pino';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
-import { loadPollerConfig } from '#app/config';
-import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
 import { createPartner, type TestPartner } from './factories/partners.js';
 import { startTestApi, testApiEnv, type TestApi } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
+import { spawnService, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 
 const POLL_INTERVAL_MS = 300;
@@ -27,7 +24,7 @@ interface SwapBody {
 describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   let sandbox: TestSandbox;
   let api: TestApi;
-  let poller: PollerProcess;
+  let poller: ServiceProcess;
   let db: DataSource;
   let partner: TestPartner;
 
@@ -37,19 +34,18 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     api = await startTestApi({ PROVIDER_URL: sandbox.url });
     db = await openTestDataSource();
     partner = await createPartner(api.app, { feePercent: '1' });
-    const config = loadPollerConfig(
+    poller = await spawnService(
+      'poller',
       testApiEnv({
         PROVIDER_URL: sandbox.url,
         POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
         POLLER_TICK_MS: '50',
-        POLLER_HEALTH_PORT: '0',
       }),
     );
-    poller = await startPoller(config, pino({ level: 'silent' }), { shutdownHooks: false });
   });
 
   afterAll(async () => {
-    await poller.close();
+    await poller.stop();
     await db.destroy();
     await api.close();
     await sandbox.close();
@@ -119,8 +115,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   }
 
   async function metrics(): Promise<string> {
-    const { port } = poller.probes.address() as AddressInfo;
-    const res = await fetch(`http://127.0.0.1:${port}/metrics`);
+    const res = await fetch(`${poller.url}/metrics`);
     expect(res.status).toBe(200);
     return res.text();
   }
@@ -267,7 +262,6 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
 
   it('serves /metrics in Prometheus text format next to /health and /ready', async () => {
     const text = await metrics();
-    const { port } = poller.probes.address() as AddressInfo;
 
     expect(text).toMatch(/^# TYPE poller_poll_lag_seconds summary$/m);
     expect(text).toMatch(/^poller_poll_lag_seconds\{quantile="0.5"\} [\d.e-]+$/m);
@@ -277,8 +271,8 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     expect(text).toMatch(
       /^poller_upstream_calls_total\{method="getTransactions",outcome="ok"\} \d+/m,
     );
-    expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
-    expect((await fetch(`http://127.0.0.1:${port}/ready`)).status).toBe(200);
+    expect((await fetch(`${poller.url}/health`)).status).toBe(200);
+    expect((await fetch(`${poller.url}/ready`)).status).toBe(200);
   });
 
   it('counts upstream errors and retries the batch later', async () => {
