@@ -4,8 +4,7 @@ import fc from 'fast-check';
 import pg from 'pg';
 import request from 'supertest';
 import { generateAddress } from '#app/chains';
-import { OrganizationsService } from '#app/partners';
-import { createPartner, TestPartner } from './factories/partners.js';
+import { createPartner, issueCredential, TestPartner } from './factories/partners.js';
 import { startTestApi, TEST_ADMIN_TOKEN, TestApi } from './support/api.js';
 import { testDatabaseUrl, testRedisPrefix, truncateAll } from './support/database.js';
 import { startTestSandbox, TestSandbox } from './support/sandbox.js';
@@ -302,17 +301,10 @@ describe('Fuzzing every endpoint', () => {
     db = new pg.Client({ connectionString: testDatabaseUrl() });
     await db.connect();
     const main = await createPartner(api.app);
-    const organizations = api.app.get(OrganizationsService);
     // Several credentials of one organization, used in turn, stay under 30/s each.
     partners = [main];
     for (let i = 0; i < 7; i += 1) {
-      const issued = await organizations.issueCredential(main.organizationId, 'test');
-      partners.push({
-        ...main,
-        publicKey: issued.publicKey,
-        secret: issued.secret,
-        authorization: `Bearer ${issued.publicKey}:${issued.secret}`,
-      });
+      partners.push(await issueCredential(api.app, main));
     }
     const other = await createPartner(api.app);
     const victim = await createPartner(api.app);

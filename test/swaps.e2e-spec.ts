@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
-import { createPartner, TestPartner } from './factories/partners.js';
+import { createPartner, issueCredential, TestPartner } from './factories/partners.js';
 import { startTestApi, TEST_ADMIN_TOKEN, TestApi } from './support/api.js';
 import { openTestDataSource, testRedisUrl, truncateAll } from './support/database.js';
 import { OpenApiValidator } from './support/openapi.js';
@@ -371,6 +371,11 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
         ).expect(201);
         swapIds.push(res.body.swap.id as string);
       }
+    });
+
+    // The owner's swaps, read through a fresh credential per test (its own 30/s budget).
+    beforeEach(async () => {
+      owner = await issueCredential(api.app, owner);
     });
 
     function list(query: string, who: TestPartner = owner) {

@@ -47,6 +47,22 @@ export async function createPartner(
   };
 }
 
+/** Another credential of `partner`'s organization: same swaps, a rate-limit budget of its own. */
+export async function issueCredential(
+  app: INestApplicationContext,
+  partner: TestPartner,
+): Promise<TestPartner> {
+  const issued = await app
+    .get(OrganizationsService)
+    .issueCredential(partner.organizationId, 'test');
+  return {
+    organizationId: partner.organizationId,
+    publicKey: issued.publicKey,
+    secret: issued.secret,
+    authorization: `Bearer ${issued.publicKey}:${issued.secret}`,
+  };
+}
+
 /** The same, made over the admin API of an api at `url` (one running as a child process). */
 export async function createPartnerOverHttp(
   url: string,
