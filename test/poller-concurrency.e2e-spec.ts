@@ -1,6 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
 import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
 import { ChangellyAdapter } from '#app/provider';
@@ -157,7 +155,7 @@ describe('Poller: several pollers, leases and a killed poller', () => {
 
   describe('a poller process', () => {
     let organizationId: string;
-    let child: ChildProcess | null = null;
+    let running: ServiceProcess | null = null;
 
     beforeAll(async () => {
       organizationId = await seedSwaps(transactionIds.slice(500, 530));
@@ -165,34 +163,22 @@ describe('Poller: several pollers, leases and a killed poller', () => {
 
     afterEach(async () => {
       await sandbox.control.clearFaults();
-      if (child && child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGKILL');
-        await once(child, 'exit');
-      }
-      child = null;
+      await running?.stop('SIGKILL');
+      running = null;
     });
 
-    let stderr = '';
-
-    function spawnPoller(env: Record<string, string>): ChildProcess {
-      stderr = '';
-      const started = spawn(process.execPath, ['dist/apps/poller/main.js'], {
-        env: pollerEnv(env),
-        stdio: ['ignore', 'ignore', 'pipe'],
-      });
-      started.stderr?.on('data', (chunk: Buffer) => {
-        stderr += chunk.toString();
-      });
-      return started;
+    async function spawnPoller(env: Record<string, string>): Promise<ServiceProcess> {
+      running = await spawnService('poller', pollerEnv(env));
+      return running;
     }
 
-    /** Waits for the child to lease `count` swaps; a child that died says why. */
-    async function claimedBy(sut: ChildProcess, count: number): Promise<void> {
+    /** Waits for the poller to lease `count` swaps; a poller that died says why. */
+    async function claimedBy(sut: ServiceProcess, count: number): Promise<void> {
       await waitUntil('the poller to claim', async () => {
-        if (sut.exitCode !== null) {
-          throw new Error(`the poller exited with ${sut.exitCode}: ${stderr}`);
+        if (sut.child.exitCode !== null) {
+          throw new Error(`the poller exited with ${sut.child.exitCode}: ${sut.output()}`);
         }
-        return (await leasedBy(sut.pid!)).length === count;
+        return (await leasedBy(sut.child.pid!)).length === count;
       });
     }
 
@@ -212,17 +198,15 @@ describe('Poller: several pollers, leases and a killed poller', () => {
         count: 100,
       });
       const dueAt = await makeDue(organizationId);
-      const sut = spawnPoller({ POLLER_LEASE_MS: '2000', PROVIDER_TIMEOUT_MS: '15000' });
-      child = sut;
-      const pid = sut.pid!;
+      const sut = await spawnPoller({ POLLER_LEASE_MS: '2000', PROVIDER_TIMEOUT_MS: '15000' });
+      const pid = sut.child.pid!;
       await claimedBy(sut, 30);
       await waitUntil(
         'the poller to call the provider',
         async () => (await sandbox.control.stats()).getTransactions.calls > 0,
       );
 
-      sut.kill('SIGKILL');
-      await once(sut, 'exit');
+      await sut.stop('SIGKILL');
       const orphaned = await leasedBy(pid);
       expect(orphaned).toHaveLength(30);
       await sandbox.control.clearFaults();
@@ -252,13 +236,11 @@ describe('Poller: several pollers, leases and a killed poller', () => {
         count: 1,
       });
       const dueAt = await makeDue(organizationId);
-      const sut = spawnPoller({ POLLER_LEASE_MS: '10000', POLLER_BATCH_SIZE: '10' });
-      child = sut;
-      const pid = sut.pid!;
+      const sut = await spawnPoller({ POLLER_LEASE_MS: '10000', POLLER_BATCH_SIZE: '10' });
+      const pid = sut.child.pid!;
       await claimedBy(sut, 10);
 
-      sut.kill('SIGTERM');
-      await once(sut, 'exit');
+      await sut.stop('SIGTERM');
 
       expect(await leasedBy(pid)).toHaveLength(0);
       expect(await polledSince(organizationId, dueAt)).toBe(10);

@@ -232,13 +232,13 @@ describe('Shared upstream cap', () => {
     }
     const stats = await sandbox.control.stats();
     expect(stats.calls.getExchangeAmount).toBe(45);
-    expect(stats.maxCallsInAnyWindow).toBeLessThanOrEqual(10);
     // The poller yielded to the bursts; once partners are quiet it takes the spare slots again.
     const pollingAfterBursts = stats.calls.getTransactions ?? 0;
     await waitUntil('the poller to poll again', async () => {
       const { calls } = await sandbox.control.stats();
       return (calls.getTransactions ?? 0) > pollingAfterBursts;
     });
+    // The most ever seen in one window, bursts included.
     expect((await sandbox.control.stats()).maxCallsInAnyWindow).toBeLessThanOrEqual(10);
   });
 });

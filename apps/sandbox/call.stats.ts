@@ -31,7 +31,7 @@ export class CallStats {
   private stats = CallStats.empty();
   private readonly seconds = new Map<number, SecondBucket>();
   /** Times of the calls of the last `WINDOW_MS`, oldest first. */
-  private recent: number[] = [];
+  private readonly recent: number[] = [];
 
   private static empty(): SandboxStats {
     return {
@@ -65,9 +65,9 @@ export class CallStats {
     // Every window holding the most calls can be slid to end at one of them: checking the
     // window that ends at each call finds the maximum.
     this.recent.push(now);
-    const windowStart = now - WINDOW_MS;
-    const firstInWindow = this.recent.findIndex((t) => t > windowStart);
-    this.recent = this.recent.slice(firstInWindow);
+    while (this.recent[0] <= now - WINDOW_MS) {
+      this.recent.shift();
+    }
     this.stats.maxCallsInAnyWindow = Math.max(this.stats.maxCallsInAnyWindow, this.recent.length);
   }
 
@@ -82,7 +82,7 @@ export class CallStats {
   reset(): void {
     this.stats = CallStats.empty();
     this.seconds.clear();
-    this.recent = [];
+    this.recent.length = 0;
   }
 
   snapshot(): SandboxStats {

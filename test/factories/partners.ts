@@ -20,6 +20,14 @@ export interface PartnerOptions {
 
 let sequence = 0;
 
+/** The test's view of one issued credential of `organizationId`. */
+function toTestPartner(
+  organizationId: string,
+  { publicKey, secret }: { publicKey: string; secret: string },
+): TestPartner {
+  return { organizationId, publicKey, secret, authorization: `Bearer ${publicKey}:${secret}` };
+}
+
 /** An organization with one credential, made through the same service the admin API uses. */
 export async function createPartner(
   app: INestApplicationContext,
@@ -38,13 +46,10 @@ export async function createPartner(
     },
     'test',
   );
-  const credential = await organizations.issueCredential(organization.id, 'test');
-  return {
-    organizationId: organization.id,
-    publicKey: credential.publicKey,
-    secret: credential.secret,
-    authorization: `Bearer ${credential.publicKey}:${credential.secret}`,
-  };
+  return toTestPartner(
+    organization.id,
+    await organizations.issueCredential(organization.id, 'test'),
+  );
 }
 
 /** Another credential of `partner`'s organization: same swaps, a rate-limit budget of its own. */
@@ -55,12 +60,7 @@ export async function issueCredential(
   const issued = await app
     .get(OrganizationsService)
     .issueCredential(partner.organizationId, 'test');
-  return {
-    organizationId: partner.organizationId,
-    publicKey: issued.publicKey,
-    secret: issued.secret,
-    authorization: `Bearer ${issued.publicKey}:${issued.secret}`,
-  };
+  return toTestPartner(partner.organizationId, issued);
 }
 
 /** The same, made over the admin API of an api at `url` (one running as a child process). */
@@ -80,8 +80,6 @@ export async function createPartnerOverHttp(
     .post(`/admin/organizations/${organizationId}/credentials`)
     .set('Authorization', admin)
     .expect(201);
-  const { publicKey, secret } = (
-    issued.body as { credential: { publicKey: string; secret: string } }
-  ).credential;
-  return { organizationId, publicKey, secret, authorization: `Bearer ${publicKey}:${secret}` };
+  const { credential } = issued.body as { credential: { publicKey: string; secret: string } };
+  return toTestPartner(organizationId, credential);
 }
