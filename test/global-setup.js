@@ -11,6 +11,7 @@ export function adminDatabaseUrl() {
 
 /** One fresh, migrated database and one Redis key prefix per test run, so parallel runs never collide. */
 export default async function globalSetup() {
+  process.stdout.write(`\nTests run on Node ${process.version}\n`);
   const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const database = `swap_test_${runId}`;
   const client = new pg.Client({ connectionString: adminDatabaseUrl() });
