@@ -146,6 +146,41 @@ describe('Per-IP limits', () => {
   });
 });
 
+describe('Routes are matched exactly', () => {
+  let sandbox: TestSandbox;
+  let api: TestApi;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    api = await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_KEY_PREFIX: freshPrefix() });
+  });
+
+  afterAll(async () => {
+    await api.close();
+    await sandbox.close();
+  });
+
+  it.each([
+    ['GET', '/ADMIN/organizations'],
+    ['GET', '/Admin/audit'],
+    ['GET', '/admin/organizations/'],
+    ['GET', '/V1/public/quote?from=btc&to=eth'],
+    ['GET', '/v1/public/quote/?from=btc&to=eth'],
+    ['GET', '/v1/PUBLIC/quote?from=btc&to=eth'],
+    ['GET', '/v1/currencies/'],
+  ])(
+    'answers %s %s with 404: a spelling never reaches a route past its limits',
+    async (method, path) => {
+      const res = await request(api.url)
+        [method.toLowerCase() as 'get'](path)
+        .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+        .expect(404);
+      expect(res.body.error).toMatchObject({ type: 'not_found', code: 'not_found' });
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    },
+  );
+});
+
 describe('Public quote limit', () => {
   let sandbox: TestSandbox;
   let api: TestApi;

@@ -14,6 +14,7 @@ import { OpenApiModule } from './openapi/openapi.module.js';
 import { PairsModule } from './pairs/pairs.module.js';
 import { PublicQuotesModule } from './public-quotes/public-quotes.module.js';
 import { QuotesModule } from './quotes/quotes.module.js';
+import { RateLimitingModule } from './rate-limiting/rate-limiting.module.js';
 import { SwapsModule } from './swaps/swaps.module.js';
 
 @Module({})
@@ -27,6 +28,7 @@ export class ApiModule {
         RedisModule.forRoot(config.redis),
         MetricsModule,
         RateLimitModule,
+        RateLimitingModule,
         UpstreamGateModule.forRoot('partner'),
         ProviderModule.forRoot({ provider: config.provider }),
         PartnersModule.forRoot(config.credentialEncryptionKey),

@@ -5,8 +5,11 @@ import { ErrorCode } from './error-code.js';
 import { sendError } from './error-envelope.js';
 import { INTERNAL_ERROR_MESSAGE, toAppError } from './http-error.mapper.js';
 
-/** Runs before an error answer is written (e.g. to add headers every answer must carry). */
-export type BeforeErrorHook = (req: Request, res: Response) => Promise<void>;
+/**
+ * Runs before an error answer is written (e.g. to add headers every answer must carry); an error
+ * it answers replaces the one being written (e.g. a rate limit reached by refused requests).
+ */
+export type BeforeErrorHook = (req: Request, res: Response) => Promise<AppError | null>;
 
 /** The one place that turns a thrown error into the spec's envelope. */
 @Catch()
@@ -57,11 +60,14 @@ export async function handleHttpError(
       'unhandled error',
     );
   }
-  await beforeError?.(req, res).catch((error: unknown) =>
-    logger.warn({ err: String(error) }, 'before-error hook failed'),
+  const replacement = await (beforeError?.(req, res) ?? Promise.resolve(null)).catch(
+    (error: unknown) => {
+      logger.warn({ err: String(error) }, 'before-error hook failed');
+      return null;
+    },
   );
   if (res.headersSent) {
     return;
   }
-  sendError(res, mapped ?? new AppError(ErrorCode.Internal, INTERNAL_ERROR_MESSAGE));
+  sendError(res, replacement ?? mapped ?? new AppError(ErrorCode.Internal, INTERNAL_ERROR_MESSAGE));
 }

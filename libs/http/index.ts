@@ -1,3 +1,4 @@
+export * from './express-adapter.js';
 export * from './http-app.setup.js';
 export * from './json-body.middleware.js';
 export * from './request-id.middleware.js';

@@ -1,13 +1,12 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { PartnerAuthGuard } from '../auth/partner-auth.guard.js';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { PartnerApi } from '../auth/partner-api.decorator.js';
 import { AddressesService } from './addresses.service.js';
 import { ValidateAddressRequest } from './dto/validate-address.request.js';
 import { ValidateAddressResponse } from './dto/validate-address.response.js';
 
 @ApiTags('catalogue')
-@ApiBearerAuth()
-@UseGuards(PartnerAuthGuard)
+@PartnerApi()
 @Controller('v1/addresses')
 export class AddressesController {
   constructor(private readonly addresses: AddressesService) {}

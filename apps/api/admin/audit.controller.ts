@@ -1,12 +1,12 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
+import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { OrganizationsService } from '#app/partners';
-import { AdminAuthGuard } from './admin-auth.guard.js';
+import { AdminApi } from './admin-api.decorator.js';
 import { toAuditEntryView, AuditLogResponse } from './dto/audit-entry.response.js';
 import { AuditQueryDto } from './dto/audit-query.dto.js';
 
 @ApiTags('admin')
-@UseGuards(AdminAuthGuard)
+@AdminApi()
 @Controller('admin/audit')
 export class AdminAuditController {
   constructor(private readonly organizations: OrganizationsService) {}

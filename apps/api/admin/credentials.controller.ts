@@ -1,8 +1,8 @@
-import { Controller, Get, Header, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { OrganizationsService } from '#app/partners';
 import { ADMIN_ACTOR } from './admin-actor.js';
-import { AdminAuthGuard } from './admin-auth.guard.js';
+import { AdminApi } from './admin-api.decorator.js';
 import { OrganizationIdPipe, PublicKeyPipe } from './admin-params.js';
 import {
   CredentialListResponse,
@@ -15,7 +15,7 @@ import {
 
 /** Issue, list, reveal and revoke partner credentials. Issue, reveal and revoke are bodyless POSTs. */
 @ApiTags('admin')
-@UseGuards(AdminAuthGuard)
+@AdminApi()
 @Controller('admin')
 export class AdminCredentialsController {
   constructor(private readonly organizations: OrganizationsService) {}

@@ -1,12 +1,12 @@
-import { Controller, Get, Param, UseGuards } from '@nestjs/common';
+import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { EarningsService } from '#app/settlement';
-import { AdminAuthGuard } from './admin-auth.guard.js';
+import { AdminApi } from './admin-api.decorator.js';
 import { OrganizationIdPipe } from './admin-params.js';
 import { EarningsResponse, toEarningsView } from './dto/earnings.response.js';
 
 @ApiTags('admin')
-@UseGuards(AdminAuthGuard)
+@AdminApi()
 @Controller('admin/organizations')
 export class AdminEarningsController {
   constructor(private readonly earnings: EarningsService) {}

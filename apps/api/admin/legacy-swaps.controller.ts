@@ -1,12 +1,12 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
 import { LegacyImportService } from '#app/swaps';
 import { ADMIN_ACTOR } from './admin-actor.js';
-import { AdminAuthGuard } from './admin-auth.guard.js';
+import { AdminApi } from './admin-api.decorator.js';
 import { ImportSwapsDto, ImportSwapsResponse } from './dto/import-swaps.dto.js';
 
 @ApiTags('admin')
-@UseGuards(AdminAuthGuard)
+@AdminApi()
 @Controller('admin/swaps')
 export class AdminLegacySwapsController {
   constructor(private readonly legacy: LegacyImportService) {}

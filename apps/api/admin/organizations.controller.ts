@@ -1,8 +1,8 @@
-import { Body, Controller, Get, Param, Patch, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { OrganizationsService } from '#app/partners';
 import { ADMIN_ACTOR } from './admin-actor.js';
-import { AdminAuthGuard } from './admin-auth.guard.js';
+import { AdminApi } from './admin-api.decorator.js';
 import { OrganizationIdPipe } from './admin-params.js';
 import { CreateOrganizationDto, toNewOrganization } from './dto/create-organization.dto.js';
 import {
@@ -14,7 +14,7 @@ import {
 import { UpdateOrganizationDto } from './dto/update-organization.dto.js';
 
 @ApiTags('admin')
-@UseGuards(AdminAuthGuard)
+@AdminApi()
 @Controller('admin/organizations')
 export class AdminOrganizationsController {
   constructor(private readonly organizations: OrganizationsService) {}

@@ -1,14 +1,13 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { PartnerAuthGuard } from '../auth/partner-auth.guard.js';
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { PartnerApi } from '../auth/partner-api.decorator.js';
 import { CurrenciesService } from './currencies.service.js';
 import { CurrenciesQuery } from './dto/currencies.query.js';
 import { CurrenciesResponse, CurrencyView } from './dto/currency.response.js';
 
 @ApiTags('catalogue')
-@ApiBearerAuth()
 @ApiExtraModels(CurrencyView)
-@UseGuards(PartnerAuthGuard)
+@PartnerApi()
 @Controller('v1/currencies')
 export class CurrenciesController {
   constructor(private readonly currencies: CurrenciesService) {}

@@ -1,6 +1,8 @@
-import { Controller, Get, Header, Injectable } from '@nestjs/common';
+import { Controller, Get, Header, Injectable, UseGuards } from '@nestjs/common';
 import { ApiExcludeController, type OpenAPIObject } from '@nestjs/swagger';
 import { AppError, ErrorCode } from '#app/errors';
+import { RateLimitGuard } from '../rate-limiting/rate-limit.guard.js';
+import { RateLimits } from '../rate-limiting/rate-limits.decorator.js';
 import { renderDocsPage } from './docs.page.js';
 
 /** The document is generated from the running app, so it is set once the app exists. */
@@ -29,6 +31,8 @@ export class OpenApiController {
   constructor(private readonly holder: OpenApiDocumentHolder) {}
 
   @Get('v1/openapi.json')
+  @RateLimits('ip')
+  @UseGuards(RateLimitGuard)
   json(): OpenAPIObject {
     return this.holder.get().document;
   }

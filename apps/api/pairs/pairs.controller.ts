@@ -1,13 +1,12 @@
-import { Controller, Get, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { PartnerAuthGuard } from '../auth/partner-auth.guard.js';
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { PartnerApi } from '../auth/partner-api.decorator.js';
 import { PairQuery } from './dto/pair.query.js';
 import { PairResponse } from './dto/pair.response.js';
 import { PairsService } from './pairs.service.js';
 
 @ApiTags('catalogue')
-@ApiBearerAuth()
-@UseGuards(PartnerAuthGuard)
+@PartnerApi()
 @Controller('v1/pairs')
 export class PairsController {
   constructor(private readonly pairs: PairsService) {}

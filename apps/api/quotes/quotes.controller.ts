@@ -1,15 +1,15 @@
-import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { AuthenticatedPartner } from '#app/partners';
 import { QuotesService } from '#app/quotes';
 import { CurrentPartner } from '../auth/current-partner.decorator.js';
-import { PartnerAuthGuard, RequiresProviderActivation } from '../auth/partner-auth.guard.js';
+import { PartnerApi } from '../auth/partner-api.decorator.js';
+import { RequiresProviderActivation } from '../auth/partner-access.guard.js';
 import { CreateQuoteRequest } from './dto/create-quote.request.js';
 import { QuoteResponse } from './dto/quote.response.js';
 
 @ApiTags('quotes')
-@ApiBearerAuth()
-@UseGuards(PartnerAuthGuard)
+@PartnerApi()
 @Controller('v1/quotes')
 export class QuotesController {
   constructor(private readonly quotes: QuotesService) {}

@@ -1,54 +1,73 @@
-import type { Response } from 'express';
+import { Injectable } from '@nestjs/common';
+import { InjectThrottlerStorage } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import type { AppError } from '#app/errors';
 import {
   nearestExhaustion,
+  POLICIES,
+  rateLimited,
   rateLimitHeaders,
-  type LimitCheck,
-  type RateLimiter,
+  type RateLimitPolicy,
   type RateLimitState,
+  type SharedThrottlerStorage,
 } from '#app/ratelimit';
+import { perIpTracker } from './throttlers.js';
 
-interface LimitsLocals {
-  /** Checks planned but not counted yet: the partner guard counts them with the credential's. */
-  pendingLimits?: LimitCheck[];
-  countedLimits?: RateLimitState[];
-}
-
-function locals(res: Response): LimitsLocals {
-  return res.locals as LimitsLocals;
-}
-
-/** Defers checks so that one store round trip later counts them with the credential's. */
-export function planLimits(res: Response, checks: LimitCheck[]): void {
-  locals(res).pendingLimits = checks;
+/** One limit to count a request against, in the bucket of its subject. */
+export interface LimitCheck {
+  policy: RateLimitPolicy;
+  key: string;
 }
 
 /**
- * Counts the planned checks plus `extra` in one round trip, writes the `RateLimit-*` headers of
- * the limit nearest exhaustion (among everything counted for this request) and returns it.
+ * Counts a request's limits in one store round trip and writes the `RateLimit-*` headers of the
+ * limit nearest exhaustion (DECISIONS §3.13). Each request is counted at most once.
  */
-export async function settleLimits(
-  limiter: RateLimiter,
-  res: Response,
-  extra: LimitCheck[] = [],
-): Promise<RateLimitState | null> {
-  const state = locals(res);
-  const checks = [...(state.pendingLimits ?? []), ...extra];
-  state.pendingLimits = [];
-  const counted = [...(state.countedLimits ?? []), ...(await limiter.hitMany(checks))];
-  state.countedLimits = counted;
-  if (counted.length === 0) {
-    return null;
-  }
-  const nearest = nearestExhaustion(counted);
-  for (const [name, value] of Object.entries(rateLimitHeaders(nearest))) {
-    res.setHeader(name, value);
-  }
-  return nearest;
-}
+@Injectable()
+export class RequestLimits {
+  private readonly counted = new WeakSet<Response>();
 
-/** A request that failed before the partner guard still spends its IP budget and gets headers. */
-export async function settlePendingLimits(limiter: RateLimiter, res: Response): Promise<void> {
-  if ((locals(res).pendingLimits ?? []).length > 0 && !res.headersSent) {
-    await settleLimits(limiter, res);
+  constructor(@InjectThrottlerStorage() private readonly storage: SharedThrottlerStorage) {}
+
+  /** Counts `checks` and answers the limit that describes the response (null: none). */
+  async count(res: Response, checks: readonly LimitCheck[]): Promise<RateLimitState | null> {
+    this.counted.add(res);
+    if (checks.length === 0) {
+      return null;
+    }
+    const records = await this.storage.incrementMany(
+      checks.map(({ policy, key }) => ({
+        key,
+        ttlMs: policy.windowSeconds * 1000,
+        limit: policy.limit,
+      })),
+    );
+    const nearest = nearestExhaustion(
+      checks.map(({ policy }, i) => ({
+        policy,
+        remaining: Math.max(0, policy.limit - records[i].totalHits),
+        resetMs: records[i].resetMs,
+        exceeded: records[i].isBlocked,
+      })),
+    );
+    for (const [name, value] of Object.entries(rateLimitHeaders(nearest))) {
+      res.setHeader(name, value);
+    }
+    return nearest;
+  }
+
+  /**
+   * A request refused before its route counted it (no such route, an unreadable body, failed
+   * authentication) still spends its IP's budget; past the limit it is answered 429 instead.
+   */
+  async countRejected(req: Request, res: Response): Promise<AppError | null> {
+    const tracker = this.counted.has(res) || res.headersSent ? null : perIpTracker(req.path, req);
+    if (tracker === null) {
+      return null;
+    }
+    const nearest = await this.count(res, [
+      { policy: POLICIES.perIp, key: `${POLICIES.perIp.name}:${tracker}` },
+    ]);
+    return nearest?.exceeded ? rateLimited(nearest) : null;
   }
 }

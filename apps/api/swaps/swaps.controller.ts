@@ -1,34 +1,17 @@
-import {
-  Body,
-  Controller,
-  Get,
-  Headers,
-  HttpCode,
-  Param,
-  Post,
-  Query,
-  Res,
-  UseGuards,
-} from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiCreatedResponse,
-  ApiHeader,
-  ApiOkResponse,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
+import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import type { AuthenticatedPartner } from '#app/partners';
 import { SwapCreationService, SwapQueryService } from '#app/swaps';
 import { CurrentPartner } from '../auth/current-partner.decorator.js';
-import { PartnerAuthGuard, RequiresProviderActivation } from '../auth/partner-auth.guard.js';
+import { PartnerApi } from '../auth/partner-api.decorator.js';
+import { RequiresProviderActivation } from '../auth/partner-access.guard.js';
 import { CreateSwapRequest } from './dto/create-swap.request.js';
 import { ListSwapsQuery } from './dto/list-swaps.query.js';
 import { SwapListResponse, SwapResponse } from './dto/swap.response.js';
 
 @ApiTags('swaps')
-@ApiBearerAuth()
-@UseGuards(PartnerAuthGuard)
+@PartnerApi()
 @Controller('v1/swaps')
 export class SwapsController {
   constructor(

@@ -1,0 +1,47 @@
+import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import { AppError, ErrorCode } from '#app/errors';
+import type { PartnerRequest } from './partner-auth.guard.js';
+
+const REQUIRES_PROVIDER = 'requiresProviderActivation';
+
+/** Quotes and swap creation need the organization's provider account (spec, Authentication 6). */
+export const RequiresProviderActivation = (): MethodDecorator =>
+  SetMetadata(REQUIRES_PROVIDER, true);
+
+const ORG_STATE_ERRORS = {
+  pending_review: () =>
+    new AppError(ErrorCode.OrgPendingReview, 'Your organization is under review.'),
+  suspended: () => new AppError(ErrorCode.OrgSuspended, 'Your organization is suspended.'),
+  rejected: () =>
+    new AppError(ErrorCode.OrgRejected, 'Your organization application was not approved.'),
+} as const;
+
+/**
+ * Authorization of an authenticated partner: an active organization (403), and where the route
+ * asks for it, an activated provider account (503).
+ */
+@Injectable()
+export class PartnerAccessGuard implements CanActivate {
+  constructor(private readonly reflector: Reflector) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    const partner = context.switchToHttp().getRequest<PartnerRequest>().partner;
+    if (!partner) {
+      throw new Error('PartnerAccessGuard needs PartnerAuthGuard before it');
+    }
+    if (partner.organizationStatus !== 'active') {
+      throw ORG_STATE_ERRORS[partner.organizationStatus]();
+    }
+    if (
+      this.reflector.get<boolean>(REQUIRES_PROVIDER, context.getHandler()) &&
+      !partner.providerActivated
+    ) {
+      throw new AppError(
+        ErrorCode.ProviderCredentialPending,
+        'Your account activation is pending; quotes and swaps become available within 1-3 business days.',
+      );
+    }
+    return true;
+  }
+}

@@ -1,0 +1,73 @@
+import { Logger } from '@nestjs/common';
+import type { ThrottlerStorage } from '@nestjs/throttler';
+import { MemoryStore, type KeyValueStore, type WindowCount, type WindowHit } from '#app/redis';
+
+/** One limit to count a request against: its storage key, window and allowance. */
+export interface ThrottleHit {
+  key: string;
+  ttlMs: number;
+  limit: number;
+}
+
+/** What the throttler's storage answers per hit (the package does not export the type). */
+type ThrottlerStorageRecord = Awaited<ReturnType<ThrottlerStorage['increment']>>;
+
+/** A storage record with the window's remaining time to the millisecond. */
+export interface ThrottleRecord extends ThrottlerStorageRecord {
+  resetMs: number;
+}
+
+const FALLBACK_LOG_INTERVAL_MS = 60_000;
+
+/**
+ * `@nestjs/throttler` storage over the shared store: sliding-window counters on the Redis clock,
+ * so every replica shares a limit, and all of one request's limits counted in one script call.
+ * When the store fails, limits fall back to this process's own counters (DECISIONS §3.13).
+ */
+export class SharedThrottlerStorage implements ThrottlerStorage {
+  private readonly logger = new Logger(SharedThrottlerStorage.name);
+  private readonly local = new MemoryStore();
+  private lastFallbackLog = 0;
+
+  constructor(private readonly store: KeyValueStore) {}
+
+  async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
+    const [record] = await this.incrementMany([{ key, ttlMs: ttl, limit }]);
+    return record;
+  }
+
+  /** Counts every hit at once: one store round trip for all of them. */
+  async incrementMany(hits: readonly ThrottleHit[]): Promise<ThrottleRecord[]> {
+    if (hits.length === 0) {
+      return [];
+    }
+    const counts = await this.count(hits.map((h) => ({ key: `rl:${h.key}`, windowMs: h.ttlMs })));
+    return hits.map((hit, i) => {
+      const secondsToExpire = Math.max(1, Math.ceil(counts[i].resetMs / 1000));
+      const isBlocked = counts[i].count > hit.limit;
+      return {
+        totalHits: counts[i].count,
+        timeToExpire: secondsToExpire,
+        isBlocked,
+        timeToBlockExpire: isBlocked ? secondsToExpire : 0,
+        resetMs: counts[i].resetMs,
+      };
+    });
+  }
+
+  private async count(entries: WindowHit[]): Promise<WindowCount[]> {
+    try {
+      return await this.store.hitMany(entries);
+    } catch (error: unknown) {
+      const now = Date.now();
+      if (now - this.lastFallbackLog > FALLBACK_LOG_INTERVAL_MS) {
+        this.lastFallbackLog = now;
+        this.logger.warn(
+          { err: (error as Error).message },
+          'rate-limit store unavailable: enforcing per-process limits',
+        );
+      }
+      return this.local.hitMany(entries);
+    }
+  }
+}
