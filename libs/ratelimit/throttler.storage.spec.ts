@@ -1,4 +1,4 @@
-import { MemoryStore, type KeyValueStore, type WindowHit } from '#app/redis';
+import { MemoryStore, type WindowHit } from '#app/redis';
 import { SharedThrottlerStorage } from './throttler.storage.js';
 
 /** The shared store, recording each round trip, and able to fail like a Redis that is down. */
@@ -21,7 +21,7 @@ describe(SharedThrottlerStorage.name, () => {
 
   beforeEach(() => {
     store = new RecordingStore();
-    sut = new SharedThrottlerStorage(store as KeyValueStore);
+    sut = new SharedThrottlerStorage(store);
   });
 
   afterEach(async () => {
