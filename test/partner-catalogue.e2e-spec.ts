@@ -416,5 +416,16 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
       );
       expect(res.text).toContain('api_http_request_duration_seconds_bucket');
     });
+
+    it('shows the process and event-loop metrics beside its own', async () => {
+      const res = await request(api.url)
+        .get('/metrics')
+        .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+        .expect(200);
+
+      expect(res.headers['content-type']).toBe('text/plain; version=0.0.4; charset=utf-8');
+      expect(res.text).toMatch(/^process_cpu_seconds_total [\d.e+-]+$/m);
+      expect(res.text).toMatch(/^nodejs_eventloop_lag_seconds [\d.e+-]+$/m);
+    });
   });
 });

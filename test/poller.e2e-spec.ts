@@ -261,8 +261,11 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   });
 
   it('serves /metrics in Prometheus text format next to /health and /ready', async () => {
-    const text = await metrics();
+    const res = await fetch(`${poller.url}/metrics`);
+    const text = await res.text();
 
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(text).toMatch(/^# TYPE poller_poll_lag_seconds summary$/m);
     expect(text).toMatch(/^poller_poll_lag_seconds\{quantile="0.5"\} [\d.e-]+$/m);
     expect(text).toMatch(/^poller_poll_lag_seconds\{quantile="0.99"\} [\d.e-]+$/m);
@@ -271,6 +274,12 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     expect(text).toMatch(
       /^poller_upstream_calls_total\{method="getTransactions",outcome="ok"\} \d+/m,
     );
+    // Pricing the finished swaps above (fee 1 %, from btc) is a provider call of the poller too.
+    expect(text).toMatch(
+      /^poller_upstream_calls_total\{method="getExchangeAmount",outcome="ok"\} [1-9]\d*$/m,
+    );
+    expect(text).toMatch(/^process_cpu_seconds_total [\d.e+-]+$/m);
+    expect(text).toMatch(/^nodejs_eventloop_lag_seconds [\d.e+-]+$/m);
     expect((await fetch(`${poller.url}/health`)).status).toBe(200);
     expect((await fetch(`${poller.url}/ready`)).status).toBe(200);
   });
@@ -283,7 +292,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     await waitForStatus(id, 'confirming', 3 * POLL_INTERVAL_MS + 1000);
 
     expect(await metrics()).toMatch(
-      /^poller_upstream_errors_total\{code="upstream_unavailable",method="getTransactions"\} [1-9]\d*$/m,
+      /^poller_upstream_errors_total\{method="getTransactions",code="upstream_unavailable"\} [1-9]\d*$/m,
     );
   });
 });

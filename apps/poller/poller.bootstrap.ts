@@ -30,9 +30,10 @@ export async function startPoller(
   if (options.shutdownHooks ?? true) {
     context.enableShutdownHooks();
   }
-  const metrics = context.get(PollMetrics);
-  const probes = await startProbeServer(config.healthPort, context.get(HealthService), () =>
-    metrics.render(),
+  const probes = await startProbeServer(
+    config.healthPort,
+    context.get(HealthService),
+    context.get(PollMetrics).registry,
   );
   return {
     context,

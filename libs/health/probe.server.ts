@@ -1,10 +1,15 @@
 import { createServer, Server } from 'node:http';
-import { AppError, ErrorCode, toEnvelope } from '#app/errors';
+import { AppError, ErrorCode, INTERNAL_ERROR_MESSAGE, toEnvelope } from '#app/errors';
 import { HealthService } from './health.service.js';
 
 const NOT_FOUND = toEnvelope(new AppError(ErrorCode.NotFound, 'No such resource.'));
+const INTERNAL = toEnvelope(new AppError(ErrorCode.Internal, INTERNAL_ERROR_MESSAGE));
 
-export type MetricsRenderer = () => string;
+/** What `/metrics` serves; a prom-client `Registry` is one. */
+export interface MetricsSource {
+  readonly contentType: string;
+  metrics(): Promise<string>;
+}
 
 /**
  * A tiny HTTP server for processes without an HTTP app (the poller): `/health`, `/ready`
@@ -13,7 +18,7 @@ export type MetricsRenderer = () => string;
 export async function startProbeServer(
   port: number,
   health: HealthService,
-  metrics?: MetricsRenderer,
+  metrics?: MetricsSource,
 ): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -27,7 +32,10 @@ export async function startProbeServer(
     } else if (path === '/ready') {
       void health.readiness().then((r) => reply(r.ok ? 200 : 503, r));
     } else if (path === '/metrics' && metrics) {
-      res.writeHead(200, { 'Content-Type': 'text/plain; version=0.0.4' }).end(metrics());
+      void metrics.metrics().then(
+        (text) => res.writeHead(200, { 'Content-Type': metrics.contentType }).end(text),
+        () => reply(500, INTERNAL),
+      );
     } else {
       reply(404, NOT_FOUND);
     }

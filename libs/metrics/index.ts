@@ -1,1 +1,1 @@
-export * from './prometheus.js';
+export * from './metrics.registry.js';

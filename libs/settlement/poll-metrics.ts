@@ -1,62 +1,88 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Histogram, MetricsRegistry, Summary } from '#app/metrics';
+import { Counter, Histogram, Summary } from 'prom-client';
+import { createAppRegistry } from '#app/metrics';
+import type { UpstreamCallEvent } from '#app/provider';
 
 /** What the poller exposes on `/metrics` (DECISIONS §5). */
 @Injectable()
 export class PollMetrics {
-  private readonly registry = new MetricsRegistry();
+  readonly registry = createAppRegistry();
 
-  readonly lag = this.registry.register(
-    new Summary('poller_poll_lag_seconds', 'How late a swap was polled after it became due.'),
-  );
-  readonly batchSize = this.registry.register(
-    new Histogram(
-      'poller_batch_size',
-      'Swaps claimed per batch.',
-      [1, 5, 10, 25, 50, 100, 250, 500, 1000],
-    ),
-  );
-  readonly polled = this.registry.register(
-    new Counter('poller_swaps_polled_total', 'Swaps whose provider report was applied.'),
-  );
-  readonly transitions = this.registry.register(
-    new Counter('poller_transitions_total', 'Status transitions applied, by new status.'),
-  );
-  readonly violations = this.registry.register(
-    new Counter(
-      'poller_transition_violations_total',
-      'Provider reports that broke the transition graph and were ignored.',
-    ),
-  );
-  readonly upstreamCalls = this.registry.register(
-    new Counter('poller_upstream_calls_total', 'Provider calls made by the poller.'),
-  );
-  readonly upstreamErrors = this.registry.register(
-    new Counter('poller_upstream_errors_total', 'Failed provider calls, by method and code.'),
-  );
-  readonly unknownTransactions = this.registry.register(
-    new Counter(
-      'poller_unknown_transactions_total',
-      'Claimed swaps the provider did not report; retried next interval.',
-    ),
-  );
-  readonly leaseLost = this.registry.register(
-    new Counter(
-      'poller_lease_lost_total',
-      'Results dropped because the lease expired before write-back.',
-    ),
-  );
-  readonly earningsBooked = this.registry.register(
-    new Counter('poller_earnings_booked_total', 'Earnings ledger entries booked.'),
-  );
-  readonly payoutsCreated = this.registry.register(
-    new Counter('poller_payouts_created_total', 'Payouts that became due.'),
-  );
-  readonly tickFailures = this.registry.register(
-    new Counter('poller_tick_failures_total', 'Ticks that ended with an unexpected error.'),
-  );
+  readonly lag = new Summary({
+    name: 'poller_poll_lag_seconds',
+    help: 'How late a swap was polled after it became due, over the last 10 minutes.',
+    percentiles: [0.5, 0.99],
+    // Quantiles of recent polls only, so a backlog that has cleared stops showing.
+    maxAgeSeconds: 600,
+    ageBuckets: 5,
+    registers: [this.registry],
+  });
+  readonly batchSize = new Histogram({
+    name: 'poller_batch_size',
+    help: 'Swaps claimed per batch.',
+    buckets: [1, 5, 10, 25, 50, 100, 250, 500, 1000],
+    registers: [this.registry],
+  });
+  readonly polled = new Counter({
+    name: 'poller_swaps_polled_total',
+    help: 'Swaps whose provider report was applied.',
+    registers: [this.registry],
+  });
+  readonly transitions = new Counter({
+    name: 'poller_transitions_total',
+    help: 'Status transitions applied, by new status.',
+    labelNames: ['status'] as const,
+    registers: [this.registry],
+  });
+  readonly violations = new Counter({
+    name: 'poller_transition_violations_total',
+    help: 'Provider reports that broke the transition graph and were ignored.',
+    labelNames: ['from', 'to'] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamCalls = new Counter({
+    name: 'poller_upstream_calls_total',
+    help: 'Provider calls made by the poller, by method and outcome.',
+    labelNames: ['method', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamErrors = new Counter({
+    name: 'poller_upstream_errors_total',
+    help: 'Failed provider calls, by method and code.',
+    labelNames: ['method', 'code'] as const,
+    registers: [this.registry],
+  });
+  readonly unknownTransactions = new Counter({
+    name: 'poller_unknown_transactions_total',
+    help: 'Claimed swaps the provider did not report; retried next interval.',
+    registers: [this.registry],
+  });
+  readonly leaseLost = new Counter({
+    name: 'poller_lease_lost_total',
+    help: 'Results dropped because the lease expired before write-back.',
+    registers: [this.registry],
+  });
+  readonly earningsBooked = new Counter({
+    name: 'poller_earnings_booked_total',
+    help: 'Earnings ledger entries booked.',
+    registers: [this.registry],
+  });
+  readonly payoutsCreated = new Counter({
+    name: 'poller_payouts_created_total',
+    help: 'Payouts that became due.',
+    registers: [this.registry],
+  });
+  readonly tickFailures = new Counter({
+    name: 'poller_tick_failures_total',
+    help: 'Ticks that ended with an unexpected error.',
+    registers: [this.registry],
+  });
 
-  render(): string {
-    return this.registry.render();
-  }
+  /** Fed by the provider adapter after every call that reached the provider. */
+  readonly onUpstreamCall = (event: UpstreamCallEvent): void => {
+    this.upstreamCalls.inc({ method: event.method, outcome: event.outcome });
+    if (event.outcome !== 'ok') {
+      this.upstreamErrors.inc({ method: event.method, code: event.outcome });
+    }
+  };
 }

@@ -1,6 +1,7 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { DynamicModule, Global, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { EarningsEntryEntity, OrganizationEntity, PayoutEntity } from '#app/persistence';
+import { UPSTREAM_CALL_LISTENER } from '#app/provider';
 import { EarningsRepository } from './earnings.repository.js';
 import { EarningsService } from './earnings.service.js';
 import { HousekeepingRepository } from './housekeeping.repository.js';
@@ -22,6 +23,21 @@ import { UsdPricer } from './usd-pricer.js';
 })
 export class EarningsModule {}
 
+/** The poller's metrics; global so the provider adapter reports every call of the poller to them. */
+@Global()
+@Module({
+  providers: [
+    PollMetrics,
+    {
+      provide: UPSTREAM_CALL_LISTENER,
+      useFactory: (metrics: PollMetrics) => metrics.onUpstreamCall,
+      inject: [PollMetrics],
+    },
+  ],
+  exports: [PollMetrics, UPSTREAM_CALL_LISTENER],
+})
+export class PollMetricsModule {}
+
 /** The status poller's work: claims, provider reports, transitions, settlement and earnings. */
 @Module({})
 export class SettlementModule {
@@ -35,16 +51,15 @@ export class SettlementModule {
     };
     return {
       module: SettlementModule,
-      imports: [EarningsModule],
+      imports: [EarningsModule, PollMetricsModule],
       providers: [
         { provide: POLLING_OPTIONS, useValue: resolved },
         SwapPollingRepository,
         SwapPollingService,
         UsdPricer,
-        PollMetrics,
         HousekeepingRepository,
       ],
-      exports: [SwapPollingService, SwapPollingRepository, PollMetrics, HousekeepingRepository],
+      exports: [SwapPollingService, SwapPollingRepository, HousekeepingRepository],
     };
   }
 }

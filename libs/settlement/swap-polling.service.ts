@@ -136,20 +136,18 @@ export class SwapPollingService {
     return { claimed: claimed.length, polled };
   }
 
-  /** One getTransactions call; null when the provider failed (counted and logged). */
+  /** One getTransactions call; null when the provider failed (logged; the adapter counts it). */
   private async fetch(group: ClaimedSwap[]): Promise<Map<string, ProviderTransaction> | null> {
     const method = 'getTransactions';
     try {
       const txs = await this.provider.getTransactions({
         ids: group.map((s) => s.providerTransactionId),
       });
-      this.metrics.upstreamCalls.inc({ method, outcome: 'ok' });
       return new Map(txs.map((tx) => [tx.id, tx]));
     } catch (error: unknown) {
       if (!isUpstreamFailure(error)) {
         throw error;
       }
-      this.countUpstreamError(method, error);
       this.logger.warn(
         { method, code: error.code, swaps: group.length },
         'provider failed; batch retried next interval',
@@ -239,7 +237,6 @@ export class SwapPollingService {
     // A finished swap has received its deposit; the requested amount stands in only if the
     // provider never reported the actual one.
     const amountActualFrom = reportedAmount ?? swap.amountFrom;
-    const method = 'getExchangeAmount';
     let usdPrice: string;
     try {
       usdPrice = await this.pricer.usdPrice(swap.from, amountActualFrom);
@@ -247,7 +244,6 @@ export class SwapPollingService {
       if (!isUpstreamFailure(error)) {
         throw error;
       }
-      this.countUpstreamError(method, error);
       this.logger.warn(
         { swapId: swap.id, orgId: swap.organizationId, code: error.code },
         'could not price a finished swap; retried next interval',
@@ -263,11 +259,6 @@ export class SwapPollingService {
       usdPrice,
       amountUsd: feeInUsd(amountActualFrom, usdPrice, swap.feePercent),
     };
-  }
-
-  private countUpstreamError(method: string, error: AppError): void {
-    this.metrics.upstreamCalls.inc({ method, outcome: error.code });
-    this.metrics.upstreamErrors.inc({ method, code: error.code });
   }
 
   private intervalFor(status: string): number {

@@ -1,5 +1,6 @@
-import { Controller, Get, Header, UseGuards } from '@nestjs/common';
+import { Controller, Get, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
+import type { Response } from 'express';
 import { AdminAuthGuard } from '../admin/admin-auth.guard.js';
 import { ApiMetrics } from './api.metrics.js';
 
@@ -11,8 +12,8 @@ export class MetricsController {
   constructor(private readonly metrics: ApiMetrics) {}
 
   @Get()
-  @Header('Content-Type', 'text/plain; version=0.0.4')
-  render(): string {
-    return this.metrics.registry.render();
+  render(@Res({ passthrough: true }) res: Response): Promise<string> {
+    res.setHeader('Content-Type', this.metrics.registry.contentType);
+    return this.metrics.registry.metrics();
   }
 }

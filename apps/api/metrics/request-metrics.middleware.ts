@@ -13,7 +13,7 @@ export function requestMetricsMiddleware(metrics: ApiMetrics): RequestHandler {
     res.once('finish', () => {
       const route = routeOf(req);
       metrics.requests.inc({ method: req.method, route, status: String(res.statusCode) });
-      metrics.latency.observe((performance.now() - started) / 1000, { method: req.method, route });
+      metrics.latency.observe({ method: req.method, route }, (performance.now() - started) / 1000);
       if (res.statusCode === 429) {
         metrics.rateLimited.inc({ route });
       }
