@@ -1,3 +1,4 @@
+import type { ThrottlerStorage } from '@nestjs/throttler';
 import { MemoryStore, type WindowHit } from '#app/redis';
 import { SharedThrottlerStorage } from './throttler.storage.js';
 
@@ -63,7 +64,8 @@ describe(SharedThrottlerStorage.name, () => {
   });
 
   it('implements the throttler interface for a single limit', async () => {
-    const record = await sut.increment('ip:/admin:10.0.0.3', 1000, 120, 1000, 'ip');
+    const storage: ThrottlerStorage = sut;
+    const record = await storage.increment('ip:/admin:10.0.0.3', 1000, 120, 1000, 'ip');
     expect(record).toMatchObject({ totalHits: 1, isBlocked: false, timeToBlockExpire: 0 });
   });
 });
