@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { loadCliConfig } from '#app/config';
-import { createRootLogger, PinoNestLogger } from '#app/logging';
+import { createRootLogger, logDestination, PinoNestLogger, resolveLogFormat } from '#app/logging';
 import { OrganizationsService } from '#app/partners';
 import { runMigrations } from '#app/persistence';
 import { parseCommand, USAGE } from './cli-args.js';
@@ -18,7 +18,12 @@ async function main(argv: string[]): Promise<void> {
   }
   const config = loadCliConfig(process.env);
   // stdout carries only the JSON result; logs go to stderr.
-  const logger = new PinoNestLogger(createRootLogger(config.logLevel, process.stderr));
+  const logger = new PinoNestLogger(
+    createRootLogger(
+      config.logLevel,
+      logDestination(resolveLogFormat(process.env, 'json'), process.stderr),
+    ),
+  );
   Logger.overrideLogger(logger);
   await runMigrations(config.database.url);
   const context = await NestFactory.createApplicationContext(CliModule.forRoot(config), {

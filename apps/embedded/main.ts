@@ -5,7 +5,7 @@ import {
   loadPollerConfig,
   loadSandboxConfig,
 } from '#app/config';
-import { initProcessLogging } from '#app/logging';
+import { initProcessLogging, resolveLogFormat } from '#app/logging';
 import { runMigrations } from '#app/persistence';
 import { runProcess } from '#app/process';
 import { createApiApp } from '../api/api.bootstrap.js';
@@ -29,7 +29,11 @@ await runProcess('embedded', async () => {
     SANDBOX_PUBLIC_KEY: secrets.providerPublicKeyPem,
     ...process.env,
   };
-  const logger = initProcessLogging(env.LOG_LEVEL ?? 'info');
+  // A person at a terminal reads lines; piped to a file or a collector, it stays JSON.
+  const logger = initProcessLogging(
+    env.LOG_LEVEL ?? 'info',
+    resolveLogFormat(env, process.stdout.isTTY ? 'pretty' : 'json'),
+  );
   const shutdown: (() => Promise<void>)[] = [];
 
   if (!embedded.databaseUrl) {

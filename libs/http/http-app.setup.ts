@@ -32,6 +32,7 @@ export function configureHttpApp(app: NestExpressApplication, options: HttpAppOp
   answerClientErrorsWithEnvelope(app.getHttpServer());
   app.set('trust proxy', options.trustProxyHops ?? 0);
   app.use(requestIdMiddleware);
+  // Before anything that may answer on its own (limits, body rules): every request gets its line.
   app.use(
     pinoHttp({
       logger: options.logger,

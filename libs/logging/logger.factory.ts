@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
-import { pino, Logger as Pino } from 'pino';
+import { pino, type DestinationStream, type Logger as Pino } from 'pino';
+import { prettyStream, type LogFormat } from './log-format.js';
 import { PinoNestLogger } from './pino-nest.logger.js';
 import { requestContext } from './request-context.js';
 
@@ -15,8 +16,8 @@ const REDACTED_PATHS = [
   '*.privateKey',
 ];
 
-/** JSON logs; every line written inside a request carries its request id and org id. */
-export function createRootLogger(level: string, destination?: NodeJS.WritableStream): Pino {
+/** Every line written inside a request carries its request id and org id; secrets are redacted. */
+export function createRootLogger(level: string, destination: DestinationStream): Pino {
   return pino(
     {
       level,
@@ -28,13 +29,27 @@ export function createRootLogger(level: string, destination?: NodeJS.WritableStr
         return context ? { requestId: context.requestId, orgId: context.orgId } : {};
       },
     },
-    destination ?? pino.destination({ sync: false }),
+    destination,
   );
 }
 
+/**
+ * Where a process's log lines go: JSON (to `output`, stdout by default) or readable lines for a
+ * person at a terminal.
+ */
+export function logDestination(
+  format: LogFormat,
+  output?: NodeJS.WritableStream,
+): DestinationStream {
+  if (format === 'pretty') {
+    return prettyStream(output ?? 1);
+  }
+  return output ?? pino.destination({ sync: false });
+}
+
 /** Creates the process logger and routes every Nest `Logger` (even before an app exists) to it. */
-export function initProcessLogging(level: string): Pino {
-  const logger = createRootLogger(level);
+export function initProcessLogging(level: string, format: LogFormat): Pino {
+  const logger = createRootLogger(level, logDestination(format));
   Logger.overrideLogger(new PinoNestLogger(logger));
   return logger;
 }
