@@ -1,5 +1,6 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { Decimal } from 'decimal.js';
+import { DECIMAL_STRING } from '#app/domain';
 import { generateAddress, validateAddress } from '#app/chains';
 import { ErrorCode } from '#app/errors';
 import { Test } from '@nestjs/testing';
@@ -16,7 +17,6 @@ import { testRedisPrefix, testRedisUrl } from './support/database.js';
 import { providerKeyPair } from './support/keys.js';
 import { startTestSandbox, testProviderConfig, type TestSandbox } from './support/sandbox.js';
 
-const DECIMAL = /^\d+(\.\d+)?$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const random = (n: number) => randomBytes(n);
@@ -93,7 +93,7 @@ describe(ChangellyAdapter.name, () => {
         pair.minAmountFixed,
         pair.maxAmountFixed,
       ]) {
-        expect(value).toMatch(DECIMAL);
+        expect(value).toMatch(DECIMAL_STRING);
       }
       expect(new Decimal(pair.minAmountFixed).gte(pair.minAmountFloat)).toBe(true);
       expect(new Decimal(pair.maxAmountFixed).lte(pair.maxAmountFloat)).toBe(true);
@@ -108,12 +108,12 @@ describe(ChangellyAdapter.name, () => {
         from: 'btc',
         to: 'eth',
         amountFrom: '0.1',
-        amountTo: expect.stringMatching(DECIMAL),
-        networkFee: expect.stringMatching(DECIMAL),
-        rate: expect.stringMatching(DECIMAL),
-        fee: expect.stringMatching(DECIMAL),
-        min: expect.stringMatching(DECIMAL),
-        max: expect.stringMatching(DECIMAL),
+        amountTo: expect.stringMatching(DECIMAL_STRING),
+        networkFee: expect.stringMatching(DECIMAL_STRING),
+        rate: expect.stringMatching(DECIMAL_STRING),
+        fee: expect.stringMatching(DECIMAL_STRING),
+        min: expect.stringMatching(DECIMAL_STRING),
+        max: expect.stringMatching(DECIMAL_STRING),
       });
       expect(fixed.rateId).toEqual(expect.any(String));
       expect(fixed.expiresAt).toMatch(ISO);
@@ -247,7 +247,7 @@ describe(ChangellyAdapter.name, () => {
         param: 'amountFrom',
         upstreamCode: -32600,
       });
-      expect(error.bound).toMatch(DECIMAL);
+      expect(error.bound).toMatch(DECIMAL_STRING);
       expect(error.message).toContain(error.bound);
     });
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import fc from 'fast-check';
+import { DECIMAL_STRING, type SwapMode } from '#app/domain';
 import { generateAddress, isChain, validateAddress, type Chain } from '#app/chains';
 import { ErrorCode } from '#app/errors';
 import { MemoryStore } from '#app/redis';
@@ -12,7 +13,6 @@ import {
 } from '#app/provider';
 import { startTestSandbox, testProviderConfig, type TestSandbox } from './support/sandbox.js';
 
-const DECIMAL = /^\d+(\.\d+)?$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 function address(chain: string): string {
@@ -132,7 +132,7 @@ describe('SandboxProvider', () => {
       currencies.filter((c) => c.enabled && c.extraIdName === null).map((c) => c.ticker);
 
     /** A pair usable in `mode` and an amount inside its bounds, at the payin's precision. */
-    const quoteCase = (mode: 'float' | 'fixed') =>
+    const quoteCase = (mode: SwapMode) =>
       fc
         .record({
           from: fc.constantFrom(...tradable()),
@@ -154,7 +154,7 @@ describe('SandboxProvider', () => {
       from: string,
       to: string,
       fraction: number,
-      mode: 'float' | 'fixed',
+      mode: SwapMode,
     ): Promise<string> {
       const pair = await sut.getPairParams(from, to);
       const min = new Decimal(mode === 'float' ? pair.minAmountFloat : pair.minAmountFixed);
@@ -178,7 +178,7 @@ describe('SandboxProvider', () => {
             pair.minAmountFixed,
             pair.maxAmountFixed,
           ].map((v) => {
-            expect(v).toMatch(DECIMAL);
+            expect(v).toMatch(DECIMAL_STRING);
             return new Decimal(v);
           }) as [Decimal, Decimal, Decimal, Decimal];
           expect(minFloat.lte(maxFloat)).toBe(true);
@@ -197,7 +197,7 @@ describe('SandboxProvider', () => {
           const quote = await sut.getFloatQuote({ from, to, amountFrom });
           const precision = currency(to).blockchainPrecision;
           for (const value of [quote.amountTo, quote.networkFee, quote.fee]) {
-            expect(value).toMatch(DECIMAL);
+            expect(value).toMatch(DECIMAL_STRING);
             expect(decimals(value)).toBeLessThanOrEqual(precision);
           }
           expect(new Decimal(quote.min).lte(quote.max)).toBe(true);
@@ -225,7 +225,7 @@ describe('SandboxProvider', () => {
           const quote = await sut.getFixedQuote({ from, to, amountFrom });
           const precision = currency(to).blockchainPrecision;
           for (const value of [quote.amountTo, quote.networkFee]) {
-            expect(value).toMatch(DECIMAL);
+            expect(value).toMatch(DECIMAL_STRING);
             expect(decimals(value)).toBeLessThanOrEqual(precision);
           }
           const created = await sut.createFixedTransaction({

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
+import { type ProviderStatus, isDecimalString, type SwapMode } from '#app/domain';
 import { base58Encode, generateAddress, validateAddress, type Chain } from '#app/chains';
 import { APP_CONFIG, type SandboxConfig } from '#app/config';
 import { AppError, ErrorCode } from '#app/errors';
 import type {
-  ProviderStatus,
   WireAddressValidation,
   WireCreatedTransaction,
   WireCurrency,
@@ -19,7 +19,6 @@ import { INVALID_PARAMS, INVALID_REQUEST, RpcFailure } from './rpc-failure.js';
 import { SANDBOX_OPTIONS, type ResolvedSandboxOptions } from './sandbox.options.js';
 import { SeededRandom } from './seeded-random.js';
 
-type Mode = 'float' | 'fixed';
 type Params = Record<string, unknown>;
 
 interface FixedRate {
@@ -46,7 +45,7 @@ type Step = (typeof STEPS)[number];
 
 interface SandboxTransaction {
   id: string;
-  type: Mode;
+  type: SwapMode;
   from: SandboxCurrency;
   to: SandboxCurrency;
   payinAddress: string;
@@ -72,7 +71,6 @@ export interface SandboxTransactionView extends WireTransaction {
   clock: { step: Step; sinceMs: number } | null;
 }
 
-const AMOUNT = /^\d+(\.\d+)?$/;
 const EVM_CHAINS = new Set<Chain>([
   'ethereum',
   'ethereum_classic',
@@ -461,7 +459,7 @@ export class ExchangeService {
   }
 
   private store(input: {
-    type: Mode;
+    type: SwapMode;
     from: SandboxCurrency;
     to: SandboxCurrency;
     payoutAddress: string;
@@ -582,7 +580,7 @@ export class ExchangeService {
   private pair(
     fromValue: unknown,
     toValue: unknown,
-    mode: Mode,
+    mode: SwapMode,
   ): [SandboxCurrency, SandboxCurrency] {
     const from = this.currency(fromValue);
     const to = this.currency(toValue);
@@ -603,7 +601,7 @@ export class ExchangeService {
   }
 
   private amount(value: unknown, currency: SandboxCurrency): Decimal {
-    if (typeof value !== 'string' || !AMOUNT.test(value) || new Decimal(value).lte(0)) {
+    if (typeof value !== 'string' || !isDecimalString(value) || new Decimal(value).lte(0)) {
       throw new RpcFailure(
         INVALID_PARAMS,
         'Invalid amount: amountFrom must be a positive decimal string',

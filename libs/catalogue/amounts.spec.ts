@@ -1,5 +1,5 @@
 import { AppError } from '#app/errors';
-import { applyFee, assertWithinBounds, netOfNetworkFee, parseAmount } from './amounts.js';
+import { assertWithinBounds, parseAmount } from './amounts.js';
 
 function caught(fn: () => unknown): AppError {
   try {
@@ -48,16 +48,5 @@ describe('amounts', () => {
         'amount_above_max',
       );
     });
-  });
-
-  it('takes the fee off and rounds down to the precision', () => {
-    expect(applyFee('100', '1', 8)).toBe('99');
-    expect(applyFee('0.123456789', '2.5', 6)).toBe('0.12037');
-    expect(applyFee('10', '0', 2)).toBe('10');
-  });
-
-  it('subtracts the network fee without going negative', () => {
-    expect(netOfNetworkFee('1.5', '0.25')).toBe('1.25');
-    expect(netOfNetworkFee('0.1', '0.25')).toBe('0');
   });
 });

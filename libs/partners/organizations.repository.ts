@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository } from 'typeorm';
-import { OrganizationEntity, type OrganizationStatus, type PayoutNetwork } from '#app/persistence';
+import { type OrganizationStatus, type PayoutNetwork } from '#app/domain';
+import { OrganizationEntity } from '#app/persistence';
 
 export interface NewOrganization {
   name: string;

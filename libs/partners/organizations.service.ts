@@ -1,7 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { type PayoutNetwork, PAYOUT_CHAINS } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { validateAddress } from '#app/chains';
-import type { CredentialEntity, OrganizationEntity, PayoutNetwork } from '#app/persistence';
+import type { CredentialEntity, OrganizationEntity } from '#app/persistence';
 import { AuditLogRepository } from './audit-log.repository.js';
 import { CredentialAuthenticator } from './credential.authenticator.js';
 import { CredentialCipher, newPublicKey, newSecret } from './credential.cipher.js';
@@ -17,9 +18,6 @@ export interface IssuedCredential {
   secret: string;
   createdAt: Date;
 }
-
-/** Earnings are paid in USDT on TRON (TRC-20) or Ethereum (ERC-20): the address must fit. */
-const PAYOUT_CHAINS: Record<PayoutNetwork, string> = { trc20: 'tron', erc20: 'ethereum' };
 
 function assertPayoutAddress(address: string | null | undefined, network: PayoutNetwork): void {
   if (address && !validateAddress(PAYOUT_CHAINS[network], address).valid) {

@@ -1,5 +1,3 @@
-import type { OrganizationStatus } from '#app/persistence';
-
 /** The caller behind a verified bearer credential. */
 export interface AuthenticatedPartner {
   credentialId: string;
@@ -9,3 +7,4 @@ export interface AuthenticatedPartner {
   feePercent: string;
   providerActivated: boolean;
 }
+import { type OrganizationStatus } from '#app/domain';

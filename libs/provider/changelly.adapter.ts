@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
 import type { ProviderConfig } from '#app/config';
+import { isProviderStatus, type ProviderStatus } from '#app/domain';
 import { MemoryStore, type KeyValueStore } from '#app/redis';
 import type {
   AddressValidation,
@@ -12,13 +13,11 @@ import type {
   ProviderFixedQuote,
   ProviderFloatQuote,
   ProviderPairParams,
-  ProviderStatus,
   ProviderTransaction,
   QuoteRequest,
   TransactionQuery,
   UpstreamGate,
 } from './liquidity-provider.js';
-import { PROVIDER_STATUSES } from './liquidity-provider.js';
 import {
   badResponse,
   emptyQuote,
@@ -55,12 +54,12 @@ const DEFAULT_CURRENCIES_TTL_MS = 5 * 60_000;
 const DEFAULT_PAIR_PARAMS_TTL_MS = 60_000;
 const LOCAL_CACHE_TTL_MS = 1000;
 
-/** The provider's `new` is the service's `waiting` (DECISIONS §3.1). */
+/** The provider's own status word; mapping it to a swap status is the domain's job. */
 function toStatus(value: string): ProviderStatus {
-  if (!(PROVIDER_STATUSES as readonly string[]).includes(value)) {
+  if (!isProviderStatus(value)) {
     throw new TypeError(`unknown status ${value}`);
   }
-  return value === 'new' ? 'waiting' : (value as ProviderStatus);
+  return value;
 }
 
 function chunk<T>(items: T[], size: number): T[][] {

@@ -1,3 +1,5 @@
+import type { SwapMode } from '#app/domain';
+
 /**
  * The Changelly-API-v2-compatible wire format (DECISIONS §4): what the adapter sends and the
  * sandbox serves. Amounts are decimal strings; time units differ per method, as upstream.
@@ -92,7 +94,7 @@ export interface WireFixedQuote {
 
 export interface WireCreatedTransaction {
   id: string;
-  type: 'float' | 'fixed';
+  type: SwapMode;
   status: string;
   currencyFrom: string;
   currencyTo: string;
@@ -113,7 +115,7 @@ export interface WireCreatedTransaction {
 
 export interface WireTransaction {
   id: string;
-  type: 'float' | 'fixed';
+  type: SwapMode;
   status: string;
   currencyFrom: string;
   currencyTo: string;

@@ -1,3 +1,5 @@
+import type { ProviderStatus } from '#app/domain';
+
 /**
  * The port every liquidity provider adapter implements. Amounts are decimal strings, timestamps
  * ISO 8601 strings, tickers lowercase as the provider spells them. Every method either resolves
@@ -85,23 +87,6 @@ export interface CreateFixedTransactionRequest extends CreateTransactionRequest 
   rateId: string;
   refundAddress: string;
 }
-
-/** The provider's status vocabulary: the spec's ten plus `new` (maps to `waiting`). */
-export const PROVIDER_STATUSES = [
-  'new',
-  'waiting',
-  'confirming',
-  'exchanging',
-  'sending',
-  'finished',
-  'failed',
-  'refunded',
-  'overdue',
-  'expired',
-  'hold',
-] as const;
-
-export type ProviderStatus = (typeof PROVIDER_STATUSES)[number];
 
 export interface ProviderTransaction {
   id: string;

@@ -1,3 +1,5 @@
+import { isDecimalString } from '#app/domain';
+
 /**
  * Upstream answers mix Unix seconds, milliseconds, microseconds and ISO strings (DECISIONS §4);
  * everything leaves the adapter as ISO 8601. Epoch numbers are told apart by magnitude: seconds
@@ -7,7 +9,7 @@ export function toIsoTimestamp(value: unknown): string | null {
   if (value === null || value === undefined || value === '' || value === 0 || value === '0') {
     return null;
   }
-  if (typeof value === 'number' || (typeof value === 'string' && /^\d+(\.\d+)?$/.test(value))) {
+  if (typeof value === 'number' || isDecimalString(value)) {
     const n = Number(value);
     const ms = n >= 1e14 ? n / 1000 : n >= 1e11 ? n : n * 1000;
     return new Date(Math.floor(ms)).toISOString();

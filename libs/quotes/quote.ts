@@ -1,4 +1,4 @@
-export type QuoteMode = 'float' | 'fixed';
+import type { SwapMode } from '#app/domain';
 
 /** A partner quote (spec, Quote). Amounts are decimal strings. */
 export interface Quote {
@@ -12,7 +12,7 @@ export interface Quote {
   fee: string | null;
   min: string;
   max: string;
-  mode: QuoteMode;
+  mode: SwapMode;
   rateId: string | null;
   expiresAt: string | null;
 }
@@ -21,7 +21,7 @@ export interface QuoteRequestInput {
   from: string;
   to: string;
   amountFrom: unknown;
-  mode?: QuoteMode;
+  mode?: SwapMode;
 }
 
 /** Whom a quote is for: the org's fee is applied like a rate markup (DECISIONS §3.10). */

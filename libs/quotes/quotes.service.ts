@@ -1,18 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { applyFee, netOfNetworkFee, type SwapMode } from '#app/domain';
 import { APP_CONFIG, type ApiConfig } from '#app/config';
 import { AppError, ErrorCode } from '#app/errors';
 import {
-  applyFee,
   assertWithinBounds,
   CatalogueService,
-  netOfNetworkFee,
   parseAmount,
   type ResolvedPair,
 } from '#app/catalogue';
 import { LIQUIDITY_PROVIDER, type LiquidityProvider, type QuoteRequest } from '#app/provider';
 import { FixedRatesRepository } from './fixed-rates.repository.js';
-import type { Quote, QuoteMode, QuoteRequestInput, QuotingParty } from './quote.js';
+import type { Quote, QuoteRequestInput, QuotingParty } from './quote.js';
 
 /** A quote and the pair it was made for (swap creation needs both). */
 export interface PricedQuote {
@@ -34,7 +33,7 @@ export class QuotesService {
 
   async quote(party: QuotingParty, input: QuoteRequestInput): Promise<PricedQuote> {
     const pair = await this.catalogue.pair(input.from, input.to);
-    const mode: QuoteMode = input.mode ?? 'float';
+    const mode: SwapMode = input.mode ?? 'float';
     const amountFrom = parseAmount(input.amountFrom, pair.from.blockchainPrecision, 'amountFrom');
     const { min, max } = this.bounds(pair, mode);
     assertWithinBounds(amountFrom, min, max, pair.from.ticker);
@@ -45,7 +44,7 @@ export class QuotesService {
     return { quote, pair };
   }
 
-  private bounds(pair: ResolvedPair, mode: QuoteMode): { min: string; max: string } {
+  private bounds(pair: ResolvedPair, mode: SwapMode): { min: string; max: string } {
     if (mode === 'fixed') {
       if (!pair.from.fixRateEnabled || !pair.to.fixRateEnabled) {
         throw new AppError(

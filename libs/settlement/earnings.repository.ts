@@ -1,13 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository, type EntityManager } from 'typeorm';
-import {
-  EarningsEntryEntity,
-  OrganizationEntity,
-  PayoutEntity,
-  type PayoutNetwork,
-} from '#app/persistence';
-import { reachesPayoutThreshold } from './earnings.js';
+import { type PayoutNetwork, reachesPayoutThreshold } from '#app/domain';
+import { EarningsEntryEntity, OrganizationEntity, PayoutEntity } from '#app/persistence';
 
 /** One partner fee to book for one finished swap. */
 export interface NewEarningsEntry {

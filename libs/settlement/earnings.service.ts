@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
+import { PAYOUT_THRESHOLD_USD } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import type { EarningsEntryEntity, PayoutEntity } from '#app/persistence';
-import { PAYOUT_THRESHOLD_USD } from './earnings.js';
 import { EarningsRepository } from './earnings.repository.js';
 
 /** An organization's earnings as operators see them (DECISIONS §5). */

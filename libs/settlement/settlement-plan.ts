@@ -1,7 +1,5 @@
-import type { SwapStatus } from '#app/persistence';
+import { anomalyPercent, judgeTransition, type SwapStatus } from '#app/domain';
 import type { ProviderTransaction } from '#app/provider';
-import { anomalyPercent } from '#app/swaps';
-import { judgeTransition } from './status-transitions.js';
 
 /** The settlement fields of a swap as the poller keeps them. */
 export interface SettlementFields {

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { TERMINAL_STATUSES, type SwapStatus } from '#app/persistence';
+import { type SwapStatus, TERMINAL_STATUSES } from '#app/domain';
 import { EarningsRepository, type NewEarningsEntry } from './earnings.repository.js';
 import type { PolledSwap, SettlementFields } from './settlement-plan.js';
 

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
+import { feeInUsd, isTerminal } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import {
   LIQUIDITY_PROVIDER,
@@ -7,11 +8,9 @@ import {
   type LiquidityProvider,
   type ProviderTransaction,
 } from '#app/provider';
-import { feeInUsd } from './earnings.js';
 import type { NewEarningsEntry } from './earnings.repository.js';
 import { PollMetrics } from './poll-metrics.js';
 import { planSettlement } from './settlement-plan.js';
-import { isTerminal } from './status-transitions.js';
 import {
   SwapPollingRepository,
   type ClaimedSwap,

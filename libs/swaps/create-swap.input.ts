@@ -1,5 +1,3 @@
-import type { QuoteMode } from '#app/quotes';
-
 /** The body of `POST /v1/swaps` after DTO validation. */
 export interface CreateSwapInput {
   from: string;
@@ -8,7 +6,7 @@ export interface CreateSwapInput {
   address: string;
   refundAddress?: string;
   partnerReferenceId?: string;
-  mode?: QuoteMode;
+  mode?: SwapMode;
   rateId?: string;
   extraId?: string;
 }
@@ -18,3 +16,4 @@ export interface CreatedSwap<T> {
   /** True when the answer replays an earlier request with the same key. */
   replayed: boolean;
 }
+import { type SwapMode } from '#app/domain';

@@ -1,14 +1,9 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, In } from 'typeorm';
+import { type SwapStatus, TERMINAL_STATUSES, type SwapMode } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import {
-  AuditLogEntryEntity,
-  OrganizationEntity,
-  SwapEntity,
-  TERMINAL_STATUSES,
-  type SwapStatus,
-} from '#app/persistence';
+import { AuditLogEntryEntity, OrganizationEntity, SwapEntity } from '#app/persistence';
 import { SwapsRepository } from './swaps.repository.js';
 
 /** One swap of the previous system, in the spec's Swap shape plus its organization. */
@@ -17,7 +12,7 @@ export interface LegacySwap {
   organizationId: string;
   providerSwapId?: string | null;
   status: SwapStatus;
-  mode?: 'float' | 'fixed';
+  mode?: SwapMode;
   from: string;
   to: string;
   amountFrom: string;

@@ -3,11 +3,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Decimal } from 'decimal.js';
 import { DataSource } from 'typeorm';
+import { applyFee, netOfNetworkFee } from '#app/domain';
 import {
-  applyFee,
   assertWithinBounds,
   CatalogueService,
-  netOfNetworkFee,
   parseAmount,
   type ResolvedPair,
 } from '#app/catalogue';

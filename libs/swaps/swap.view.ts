@@ -1,4 +1,4 @@
-import { Decimal } from 'decimal.js';
+import { anomalyPercent } from '#app/domain';
 import type { SwapEntity } from '#app/persistence';
 
 /** The Swap resource of the spec: every field present, null where unknown. */
@@ -28,14 +28,6 @@ export interface SwapView {
   partnerReferenceId: string | null;
   payTill: string | null;
   createdAt: string;
-}
-
-/** Percent by which the received amount differs from the requested one (20 = 20 % more). */
-export function anomalyPercent(requested: string, actual: string | null): string | null {
-  if (actual === null || new Decimal(requested).isZero()) {
-    return null;
-  }
-  return new Decimal(actual).minus(requested).div(requested).mul(100).toDecimalPlaces(4).toFixed();
 }
 
 function iso(date: Date | null): string | null {

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { INestApplicationContext } from '@nestjs/common';
+import { type OrganizationStatus } from '#app/domain';
 import { OrganizationsService } from '#app/partners';
-import type { OrganizationStatus } from '#app/persistence';
 
 export interface TestPartner {
   organizationId: string;

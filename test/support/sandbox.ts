@@ -1,6 +1,6 @@
 import { pino } from 'pino';
+import { type ProviderStatus } from '#app/domain';
 import type { ProviderConfig, SandboxConfig } from '#app/config';
-import type { ProviderStatus } from '#app/provider';
 import {
   startSandbox,
   type SandboxServer,

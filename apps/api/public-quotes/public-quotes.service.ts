@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
+import { netOfNetworkFee } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import { CatalogueService, netOfNetworkFee, parseAmount, type ResolvedPair } from '#app/catalogue';
+import { CatalogueService, parseAmount, type ResolvedPair } from '#app/catalogue';
 import { LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provider';
 import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
 import type { PublicQuoteResponse } from './dto/public-quote.response.js';

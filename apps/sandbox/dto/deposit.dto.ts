@@ -1,9 +1,10 @@
 import { IsBoolean, IsOptional, Matches } from 'class-validator';
+import { DECIMAL_STRING } from '#app/domain';
 
 export class DepositDto {
   /** Defaults to the expected amount. */
   @IsOptional()
-  @Matches(/^\d+(\.\d+)?$/, { message: 'amount must be a decimal string' })
+  @Matches(DECIMAL_STRING, { message: 'amount must be a decimal string' })
   amount?: string;
 
   /** Arrives after the deadline. */

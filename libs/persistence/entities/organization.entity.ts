@@ -5,12 +5,7 @@ import {
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
-
-export const ORGANIZATION_STATUSES = ['pending_review', 'active', 'suspended', 'rejected'] as const;
-export type OrganizationStatus = (typeof ORGANIZATION_STATUSES)[number];
-
-export const PAYOUT_NETWORKS = ['trc20', 'erc20'] as const;
-export type PayoutNetwork = (typeof PAYOUT_NETWORKS)[number];
+import type { OrganizationStatus, PayoutNetwork } from '#app/domain';
 
 @Entity({ name: 'organizations' })
 export class OrganizationEntity {

@@ -1,28 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-
-export const SWAP_STATUSES = [
-  'waiting',
-  'confirming',
-  'exchanging',
-  'sending',
-  'finished',
-  'failed',
-  'refunded',
-  'overdue',
-  'expired',
-  'hold',
-] as const;
-export type SwapStatus = (typeof SWAP_STATUSES)[number];
-
-export const TERMINAL_STATUSES: readonly SwapStatus[] = [
-  'finished',
-  'failed',
-  'refunded',
-  'overdue',
-  'expired',
-];
-
-export type SwapMode = 'float' | 'fixed';
+import type { SwapMode, SwapStatus } from '#app/domain';
 
 /** A swap as stored. Amounts are decimal strings (Postgres `numeric`, read back as strings). */
 @Entity({ name: 'swaps' })

@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
+import { ORGANIZATION_STATUSES, type OrganizationStatus, ORGANIZATION_DEFAULTS } from '#app/domain';
 import type { NewOrganization } from '#app/partners';
-import { ORGANIZATION_STATUSES, type OrganizationStatus } from '#app/persistence';
 import { IsFeePercent, toFeePercent } from './fee-percent.js';
 
 function trim({ value }: { value: unknown }): unknown {
@@ -27,7 +27,7 @@ export class CreateOrganizationDto {
   @IsFeePercent()
   feePercent: string;
 
-  @ApiPropertyOptional({ enum: ORGANIZATION_STATUSES, default: 'pending_review' })
+  @ApiPropertyOptional({ enum: ORGANIZATION_STATUSES, default: ORGANIZATION_DEFAULTS.status })
   @IsOptional()
   @IsIn(ORGANIZATION_STATUSES)
   status?: OrganizationStatus;
@@ -38,14 +38,13 @@ export class CreateOrganizationDto {
   providerActivated?: boolean;
 }
 
-/** Organizations start under review with the default payout network unless told otherwise. */
+/** The domain's organization defaults, with what the operator chose. */
 export function toNewOrganization(dto: CreateOrganizationDto): NewOrganization {
   return {
+    ...ORGANIZATION_DEFAULTS,
     name: dto.name,
     feePercent: dto.feePercent,
-    status: dto.status ?? 'pending_review',
-    providerActivated: dto.providerActivated ?? false,
-    payoutAddress: null,
-    payoutNetwork: 'trc20',
+    status: dto.status ?? ORGANIZATION_DEFAULTS.status,
+    providerActivated: dto.providerActivated ?? ORGANIZATION_DEFAULTS.providerActivated,
   };
 }

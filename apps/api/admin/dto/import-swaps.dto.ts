@@ -13,11 +13,15 @@ import {
   MaxLength,
   ValidateNested,
 } from 'class-validator';
-import { SWAP_STATUSES, type SwapStatus } from '#app/persistence';
+import {
+  SWAP_STATUSES,
+  type SwapStatus,
+  SWAP_MODES,
+  type SwapMode,
+  DECIMAL_STRING,
+  SIGNED_DECIMAL_STRING,
+} from '#app/domain';
 import { LEGACY_SWAP_ID } from '#app/swaps';
-
-const DECIMAL = /^\d+(\.\d+)?$/;
-const SIGNED_DECIMAL = /^-?\d+(\.\d+)?$/;
 
 export class LegacySwapDto {
   @ApiProperty({ example: 'swp_01HX3' })
@@ -29,19 +33,18 @@ export class LegacySwapDto {
   organizationId: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(128) providerSwapId?: string | null;
   @ApiProperty({ enum: SWAP_STATUSES }) @IsIn(SWAP_STATUSES) status: SwapStatus;
-  @ApiPropertyOptional({ enum: ['float', 'fixed'] }) @IsOptional() @IsIn(['float', 'fixed']) mode?:
-    'float' | 'fixed';
+  @ApiPropertyOptional({ enum: SWAP_MODES }) @IsOptional() @IsIn(SWAP_MODES) mode?: SwapMode;
   @ApiProperty() @IsString() @MaxLength(32) from: string;
   @ApiProperty() @IsString() @MaxLength(32) to: string;
   @ApiProperty()
-  @Matches(DECIMAL, { message: 'amountFrom must be a decimal string.' })
+  @Matches(DECIMAL_STRING, { message: 'amountFrom must be a decimal string.' })
   amountFrom: string;
-  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL) amountExpectedTo?: string | null;
-  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL) amountActualFrom?: string | null;
-  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL) amountActualTo?: string | null;
-  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL) networkFee?: string | null;
-  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL) actualNetworkFee?: string | null;
-  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL) rate?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL_STRING) amountExpectedTo?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL_STRING) amountActualFrom?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL_STRING) amountActualTo?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL_STRING) networkFee?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL_STRING) actualNetworkFee?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL_STRING) rate?: string | null;
   @ApiProperty() @IsString() @MaxLength(256) payinAddress: string;
   @ApiProperty() @IsString() @MaxLength(256) payoutAddress: string;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(256) refundAddress?: string | null;
@@ -49,7 +52,8 @@ export class LegacySwapDto {
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(256) payoutHash?: string | null;
   @ApiPropertyOptional() @IsOptional() @IsDateString() moneyReceivedAt?: string | null;
   @ApiPropertyOptional() @IsOptional() @IsDateString() moneySentAt?: string | null;
-  @ApiPropertyOptional() @IsOptional() @Matches(SIGNED_DECIMAL) amountAnomalyPct?: string | null;
+  @ApiPropertyOptional() @IsOptional() @Matches(SIGNED_DECIMAL_STRING) amountAnomalyPct?:
+    string | null;
   @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(120) partnerReferenceId?:
     string | null;
   @ApiPropertyOptional() @IsOptional() @IsDateString() payTill?: string | null;

@@ -1,11 +1,11 @@
 import { ApiProperty } from '@nestjs/swagger';
 import {
   ORGANIZATION_STATUSES,
-  PAYOUT_NETWORKS,
-  type OrganizationEntity,
   type OrganizationStatus,
+  PAYOUT_NETWORKS,
   type PayoutNetwork,
-} from '#app/persistence';
+} from '#app/domain';
+import { type OrganizationEntity } from '#app/persistence';
 import type { OrganizationPatch } from '#app/partners';
 import type { UpdateOrganizationDto } from './update-organization.dto.js';
 

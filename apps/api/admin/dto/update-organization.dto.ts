@@ -11,10 +11,10 @@ import {
 } from 'class-validator';
 import {
   ORGANIZATION_STATUSES,
-  PAYOUT_NETWORKS,
   type OrganizationStatus,
+  PAYOUT_NETWORKS,
   type PayoutNetwork,
-} from '#app/persistence';
+} from '#app/domain';
 import { IsFeePercent, toFeePercent } from './fee-percent.js';
 
 /**

@@ -1,6 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
-import type { QuoteMode } from '#app/quotes';
+import { type SwapMode, DEFAULT_SWAP_MODE, SWAP_MODES } from '#app/domain';
 import { StringField } from '../../common/string-field.decorator.js';
 import { TickerField } from '../../common/ticker.decorator.js';
 
@@ -18,8 +18,8 @@ export class CreateQuoteRequest {
   })
   amountFrom: string;
 
-  @ApiPropertyOptional({ enum: ['float', 'fixed'], default: 'float' })
+  @ApiPropertyOptional({ enum: SWAP_MODES, default: DEFAULT_SWAP_MODE })
   @IsOptional()
-  @IsIn(['float', 'fixed'], { message: 'mode must be float or fixed.' })
-  mode?: QuoteMode;
+  @IsIn(SWAP_MODES, { message: 'mode must be float or fixed.' })
+  mode?: SwapMode;
 }

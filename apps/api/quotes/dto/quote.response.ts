@@ -1,4 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { SWAP_MODES } from '#app/domain';
 
 export class QuoteView {
   @ApiProperty() from: string;
@@ -12,7 +13,7 @@ export class QuoteView {
     string | null;
   @ApiProperty() min: string;
   @ApiProperty() max: string;
-  @ApiProperty({ enum: ['float', 'fixed'] }) mode: string;
+  @ApiProperty({ enum: SWAP_MODES }) mode: string;
   @ApiProperty({ type: 'string', nullable: true }) rateId: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) expiresAt: string | null;
 }

@@ -1,5 +1,5 @@
+import { SWAP_STATUSES, SWAP_MODES } from '#app/domain';
 import { ApiProperty } from '@nestjs/swagger';
-import { SWAP_STATUSES } from '#app/persistence';
 
 const nullableString = { type: 'string', nullable: true } as const;
 const nullableDate = { type: 'string', format: 'date-time', nullable: true } as const;
@@ -8,7 +8,7 @@ export class SwapResource {
   @ApiProperty({ example: '9f86d081884c7d65' }) id: string;
   @ApiProperty() providerSwapId: string;
   @ApiProperty({ enum: SWAP_STATUSES }) status: string;
-  @ApiProperty({ enum: ['float', 'fixed'] }) mode: string;
+  @ApiProperty({ enum: SWAP_MODES }) mode: string;
   @ApiProperty() from: string;
   @ApiProperty() to: string;
   @ApiProperty() amountFrom: string;

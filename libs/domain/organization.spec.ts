@@ -1,4 +1,4 @@
-import { normalizeFeePercent } from './fee-percent.js';
+import { normalizeFeePercent } from './organization.js';
 
 describe(normalizeFeePercent.name, () => {
   const sut = normalizeFeePercent;

@@ -1,5 +1,10 @@
-import { SWAP_STATUSES, TERMINAL_STATUSES } from '#app/persistence';
-import { isAllowedTransition, judgeTransition, toSwapStatus } from './status-transitions.js';
+import {
+  isAllowedTransition,
+  judgeTransition,
+  SWAP_STATUSES,
+  TERMINAL_STATUSES,
+  toSwapStatus,
+} from './index.js';
 
 describe(judgeTransition.name, () => {
   const sut = judgeTransition;

@@ -1,0 +1,47 @@
+import { Decimal } from 'decimal.js';
+
+export const ORGANIZATION_STATUSES = ['pending_review', 'active', 'suspended', 'rejected'] as const;
+export type OrganizationStatus = (typeof ORGANIZATION_STATUSES)[number];
+
+/** Earnings are paid in USDT on TRON (TRC-20, the default) or Ethereum (ERC-20). */
+export const PAYOUT_NETWORKS = ['trc20', 'erc20'] as const;
+export type PayoutNetwork = (typeof PAYOUT_NETWORKS)[number];
+
+/** The chain a payout address must belong to, per network. */
+export const PAYOUT_CHAINS: Readonly<Record<PayoutNetwork, string>> = {
+  trc20: 'tron',
+  erc20: 'ethereum',
+};
+
+/** What an organization starts with unless the operator says otherwise. */
+export const ORGANIZATION_DEFAULTS = {
+  status: 'pending_review',
+  providerActivated: false,
+  payoutAddress: null,
+  payoutNetwork: 'trc20',
+} as const satisfies {
+  status: OrganizationStatus;
+  providerActivated: boolean;
+  payoutAddress: null;
+  payoutNetwork: PayoutNetwork;
+};
+
+const FEE_PERCENT_PATTERN = /^\d+(\.\d{1,8})?$/;
+const MAX_FEE_PERCENT = new Decimal(4);
+
+/**
+ * The canonical decimal string of a partner fee in percent (0–4, at most 8 decimals, DECISIONS
+ * §3.10), or null when the value is not one. A JSON number (accepted on the admin surface) is
+ * turned into its shortest decimal form at once and never computed with.
+ */
+export function normalizeFeePercent(value: unknown): string | null {
+  let text: unknown = value;
+  if (typeof value === 'number') {
+    text = Number.isFinite(value) ? new Decimal(value).toFixed() : null;
+  }
+  if (typeof text !== 'string' || !FEE_PERCENT_PATTERN.test(text)) {
+    return null;
+  }
+  const fee = new Decimal(text);
+  return fee.lte(MAX_FEE_PERCENT) ? fee.toFixed() : null;
+}

@@ -1,0 +1,41 @@
+import { isAllowedTransition, type SwapStatus } from './swap-status.js';
+
+/** The provider's status vocabulary: the spec's ten plus `new`. */
+export const PROVIDER_STATUSES = [
+  'new',
+  'waiting',
+  'confirming',
+  'exchanging',
+  'sending',
+  'finished',
+  'failed',
+  'refunded',
+  'overdue',
+  'expired',
+  'hold',
+] as const;
+export type ProviderStatus = (typeof PROVIDER_STATUSES)[number];
+
+export function isProviderStatus(value: string): value is ProviderStatus {
+  return (PROVIDER_STATUSES as readonly string[]).includes(value);
+}
+
+/** The provider's `new` is the service's `waiting` (DECISIONS §3.1). */
+export function toSwapStatus(status: ProviderStatus): SwapStatus {
+  return status === 'new' ? 'waiting' : status;
+}
+
+/** What a reported status means for a stored one. */
+export type TransitionVerdict =
+  | { kind: 'unchanged' }
+  | { kind: 'advance'; to: SwapStatus }
+  | { kind: 'violation'; to: SwapStatus };
+
+/** Judges a provider report against the stored status. */
+export function judgeTransition(current: SwapStatus, reported: ProviderStatus): TransitionVerdict {
+  const to = toSwapStatus(reported);
+  if (to === current) {
+    return { kind: 'unchanged' };
+  }
+  return isAllowedTransition(current, to) ? { kind: 'advance', to } : { kind: 'violation', to };
+}
