@@ -98,6 +98,20 @@ const EDGES: [string, string, string, string][] = [
     LEGACY,
   ],
   ['bitcoin', 'a 19-byte hash with a valid checksum', '133VQZmihsauVFjR6XTtJkHs9ZP6Nwkii', LEGACY],
+  // Case-folding turns the Kelvin sign into an ASCII `k`; the chains' decoders refuse non-ASCII.
+  ['bitcoin', 'a Kelvin sign for K', 'BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7\u212AV8F3T4', SEGWIT],
+  [
+    'bitcoin_cash',
+    'a Kelvin sign for K',
+    'BITCOINCASH:QPM2QSZNH\u212AS23Z7629MMS6S4CWEF74VCWVY22GDX6A',
+    'not a valid Bitcoin Cash address: CashAddr checksum mismatch',
+  ],
+  [
+    'cardano',
+    'a Kelvin sign for K',
+    'ADDR1VX2FXV2UMYHTTKXYXP8X0DLPDT3\u212A6CWNG5PXJ3JHSYDZERS66HRL8',
+    'not a valid Cardano address: expected a bech32 addr1… address',
+  ],
   [
     'cardano',
     'a bech32m checksum',
@@ -119,6 +133,13 @@ describe(validateAddress.name, () => {
 
   it.each(EDGES)('refuses the %s address with %s', (chain, _case, address, reason) => {
     expect(validateAddress(chain, address)).toEqual({ valid: false, reason });
+  });
+
+  it.each([
+    ['bitcoin_cash', 'BITCOINCASH:QPM2QSZNHKS23Z7629MMS6S4CWEF74VCWVY22GDX6A'],
+    ['cardano', 'ADDR1VX2FXV2UMYHTTKXYXP8X0DLPDT3K6CWNG5PXJ3JHSYDZERS66HRL8'],
+  ])('accepts the upper-case %s address the Kelvin-sign edge is made from', (chain, address) => {
+    expect(validateAddress(chain, address)).toEqual({ valid: true });
   });
 });
 

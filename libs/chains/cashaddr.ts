@@ -37,6 +37,10 @@ export function encodeCashAddr(type: 'p2pkh' | 'p2sh', hash: Uint8Array): string
 export function decodeCashAddr(
   address: string,
 ): { type: 'p2pkh' | 'p2sh'; hash: Uint8Array } | null {
+  // ASCII first: case-folding maps some non-ASCII letters (the Kelvin sign) onto the charset.
+  if (!/^[0-9A-Za-z:]+$/.test(address)) {
+    return null;
+  }
   if (address !== address.toLowerCase() && address !== address.toUpperCase()) {
     return null;
   }
