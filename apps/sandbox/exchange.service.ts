@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
+import { base58 } from '@scure/base';
 import { type ProviderStatus, isDecimalString, type SwapMode } from '#app/domain';
-import { base58Encode, generateAddress, validateAddress, type Chain } from '#app/chains';
+import { generateAddress, validateAddress, type Chain } from '#app/chains';
 import { APP_CONFIG, type SandboxConfig } from '#app/config';
 import { AppError, ErrorCode } from '#app/errors';
 import type {
@@ -550,7 +551,7 @@ export class ExchangeService {
   /** A transaction hash in the chain's own notation. */
   private hash(chain: Chain): string {
     if (chain === 'solana') {
-      return base58Encode(this.random.bytes(64));
+      return base58.encode(this.random.bytes(64));
     }
     const hex = this.random.hex(64);
     return EVM_CHAINS.has(chain) ? `0x${hex}` : hex;

@@ -8,6 +8,8 @@ const KNOWN: [string, string][] = [
   ['bitcoin', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq'],
   ['bitcoin', 'BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7KV8F3T4'],
   ['bitcoin', 'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqzk5jj0'],
+  ['bitcoin', 'BC1SW50QGDZ25J'],
+  ['bitcoin', 'bc1zw508d6qejxtdg4y5r3zarvaryvaxxpcs'],
   ['litecoin', 'MQMcJhpWHYVeQArcZR3sBgyPZxxRtnH441'],
   ['doge', 'DH5yaieqoZN36fDVciNyRueRGvGLR3mr7L'],
   ['bitcoin_cash', 'bitcoincash:qpm2qsznhks23z7629mms6s4cwef74vcwvy22gdx6a'],
@@ -28,6 +30,7 @@ const KNOWN: [string, string][] = [
   ],
   ['cardano', 'addr1vx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzers66hrl8'],
   ['ripple', 'rHb9CJAWyB4rj91VRWn96DkukG4bwdtyTh'],
+  ['ripple', 'rrrrrrrrrrrrrrrrrrrrrhoLvTp'],
   ['stellar', 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7'],
 ];
 
@@ -60,6 +63,63 @@ const BROKEN: [string, string][] = [
   ],
 ];
 
+const SEGWIT = 'not a valid Bitcoin address: bech32 checksum or program mismatch';
+const LEGACY = 'not a valid Bitcoin address: base58check checksum or version mismatch';
+
+/** Near misses at the edges of each encoding, with the reason the partner is given. */
+const EDGES: [string, string, string, string][] = [
+  [
+    'bitcoin',
+    'a taproot address in bech32',
+    'bc1p0xlxvlhemja6c4dqv22uapctqupfhlxm9h8z3k2e72q4k9hcz7vqh2y7hd',
+    SEGWIT,
+  ],
+  [
+    'bitcoin',
+    'a v16 address in bech32',
+    'BC1S0XLXVLHEMJA6C4DQV22UAPCTQUPFHLXM9H8Z3K2E72Q4K9HCZ7VQ54WELL',
+    SEGWIT,
+  ],
+  ['bitcoin', 'a v0 address in bech32m', 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzm4yhgz', SEGWIT],
+  ['bitcoin', 'a v0 program of 16 bytes', 'BC1QR508D6QEJXTDG4Y5R3ZARVARYV98GJ9P', SEGWIT],
+  ['bitcoin', 'a program of 1 byte', 'bc1pw5dgrnzv', SEGWIT],
+  [
+    'bitcoin',
+    'a program of 41 bytes',
+    'bc10w508d6qejxtdg4y5r3zarvary0c5xw7kw508d6qejxtdg4y5r3zarvary0c5xw7kw5rljs90',
+    SEGWIT,
+  ],
+  ['bitcoin', 'non-zero padding bits', 'bc1zw508d6qejxtdg4y5r3zarvaryvqyzf3du', SEGWIT],
+  ['bitcoin', 'no witness version', 'bc1gmk9yu', SEGWIT],
+  [
+    'bitcoin',
+    'a 21-byte hash with a valid checksum',
+    '1goNG9qzSRi5Fr4MWz8gjDCarHFQ61kKYnp',
+    LEGACY,
+  ],
+  ['bitcoin', 'a 19-byte hash with a valid checksum', '133VQZmihsauVFjR6XTtJkHs9ZP6Nwkii', LEGACY],
+  // Case-folding turns the Kelvin sign into an ASCII `k`; the chains' decoders refuse non-ASCII.
+  ['bitcoin', 'a Kelvin sign for K', 'BC1QW508D6QEJXTDG4Y5R3ZARVARY0C5XW7\u212AV8F3T4', SEGWIT],
+  [
+    'bitcoin_cash',
+    'a Kelvin sign for K',
+    'BITCOINCASH:QPM2QSZNH\u212AS23Z7629MMS6S4CWEF74VCWVY22GDX6A',
+    'not a valid Bitcoin Cash address: CashAddr checksum mismatch',
+  ],
+  [
+    'cardano',
+    'a Kelvin sign for K',
+    'ADDR1VX2FXV2UMYHTTKXYXP8X0DLPDT3\u212A6CWNG5PXJ3JHSYDZERS66HRL8',
+    'not a valid Cardano address: expected a bech32 addr1… address',
+  ],
+  [
+    'cardano',
+    'a bech32m checksum',
+    'addr1vx2fxv2umyhttkxyxp8x0dlpdt3k6cwng5pxj3jhsydzers0x8069',
+    'not a valid Cardano address: expected a bech32 addr1… address',
+  ],
+];
+
 describe(validateAddress.name, () => {
   it.each(KNOWN)('accepts the real %s address %s', (chain, address) => {
     expect(validateAddress(chain, address)).toEqual({ valid: true });
@@ -69,6 +129,17 @@ describe(validateAddress.name, () => {
     const sut = validateAddress(chain, address);
     expect(sut.valid).toBe(false);
     expect(sut.reason).toEqual(expect.any(String));
+  });
+
+  it.each(EDGES)('refuses the %s address with %s', (chain, _case, address, reason) => {
+    expect(validateAddress(chain, address)).toEqual({ valid: false, reason });
+  });
+
+  it.each([
+    ['bitcoin_cash', 'BITCOINCASH:QPM2QSZNHKS23Z7629MMS6S4CWEF74VCWVY22GDX6A'],
+    ['cardano', 'ADDR1VX2FXV2UMYHTTKXYXP8X0DLPDT3K6CWNG5PXJ3JHSYDZERS66HRL8'],
+  ])('accepts the upper-case %s address the Kelvin-sign edge is made from', (chain, address) => {
+    expect(validateAddress(chain, address)).toEqual({ valid: true });
   });
 });
 

@@ -1,13 +1,8 @@
-import {
-  base58CheckDecode,
-  base58CheckEncode,
-  base58Decode,
-  base58Encode,
-  RIPPLE_ALPHABET,
-} from './base58.js';
-import { bech32Decode, bech32Encode, convertBits, decodeSegwit, encodeSegwit } from './bech32.js';
+import { base58, bech32, type BytesCoder } from '@scure/base';
+import { base58check, xrpBase58check } from './base58check.js';
 import { decodeCashAddr, encodeCashAddr } from './cashaddr.js';
 import { checkEvmAddress, toChecksumAddress } from './eip55.js';
+import { decodeSegwit, encodeSegwit } from './segwit.js';
 import { encodeStellarAccount, isStellarAccount } from './strkey.js';
 
 /** Blockchains whose addresses the service can check strictly (names as the provider spells them). */
@@ -29,6 +24,9 @@ export const CHAINS = [
 ] as const;
 
 export type Chain = (typeof CHAINS)[number];
+
+/** The longest address accepted on any chain; Cardano's run past bech32's usual 90. */
+const MAX_ADDRESS_LENGTH = 130;
 
 export const CHAIN_NAMES: Record<Chain, string> = {
   bitcoin: 'Bitcoin',
@@ -67,9 +65,14 @@ function refuse(chain: Chain, detail: string): AddressCheck {
 }
 
 /** Base58Check with a one-byte version from `versions` and a 20-byte hash. */
-function legacy(address: string, versions: number[], alphabet?: string): boolean {
-  const payload = base58CheckDecode(address, alphabet);
-  return payload !== null && payload.length === 21 && versions.includes(payload[0] ?? -1);
+function legacy(address: string, versions: number[], coder: BytesCoder = base58check): boolean {
+  let payload: Uint8Array;
+  try {
+    payload = coder.decode(address);
+  } catch {
+    return false;
+  }
+  return payload.length === 21 && versions.includes(payload[0] ?? -1);
 }
 
 function utxo(chain: Chain, address: string, versions: number[], hrp?: string): AddressCheck {
@@ -80,13 +83,13 @@ function utxo(chain: Chain, address: string, versions: number[], hrp?: string): 
 }
 
 function cardano(address: string): AddressCheck {
-  const decoded = bech32Decode(address, 130);
-  if (decoded === null || decoded.prefix !== 'addr' || decoded.variant !== 'bech32') {
+  const decoded = bech32.decodeUnsafe(address, MAX_ADDRESS_LENGTH);
+  if (decoded === undefined || decoded.prefix !== 'addr') {
     return refuse('cardano', 'expected a bech32 addr1… address');
   }
-  const bytes = convertBits(decoded.words, 5, 8, false);
+  const bytes = bech32.fromWordsUnsafe(decoded.words);
   const header = bytes?.[0];
-  if (bytes === null || header === undefined || (header & 0x0f) !== 1) {
+  if (bytes === undefined || header === undefined || (header & 0x0f) !== 1) {
     return refuse('cardano', 'not a mainnet address');
   }
   const type = header >> 4;
@@ -105,7 +108,7 @@ function solana(address: string): AddressCheck {
   if (!/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(address)) {
     return refuse('solana', 'expected 32 to 44 base58 characters');
   }
-  return base58Decode(address)?.length === 32 ? OK : refuse('solana', 'not a 32-byte public key');
+  return base58.decode(address).length === 32 ? OK : refuse('solana', 'not a 32-byte public key');
 }
 
 /**
@@ -116,7 +119,7 @@ export function validateAddress(chain: string, address: string): AddressCheck {
   if (!isChain(chain)) {
     return { valid: false, reason: `addresses on ${chain} cannot be checked` };
   }
-  if (address.length === 0 || address.length > 130 || /\s/.test(address)) {
+  if (address.length === 0 || address.length > MAX_ADDRESS_LENGTH || /\s/.test(address)) {
     return refuse(chain, 'empty, too long or containing whitespace');
   }
   switch (chain) {
@@ -149,7 +152,7 @@ export function validateAddress(chain: string, address: string): AddressCheck {
     case 'cardano':
       return cardano(address);
     case 'ripple':
-      return address.startsWith('r') && legacy(address, [0x00], RIPPLE_ALPHABET)
+      return address.startsWith('r') && legacy(address, [0x00], xrpBase58check)
         ? OK
         : refuse(chain, 'base58check checksum mismatch');
     case 'stellar':
@@ -169,9 +172,9 @@ export function generateAddress(chain: Chain, random: RandomBytes): string {
     case 'litecoin':
       return encodeSegwit('ltc', 0, random(20));
     case 'doge':
-      return base58CheckEncode(withVersion(0x1e, random(20)));
+      return base58check.encode(withVersion(0x1e, random(20)));
     case 'dash':
-      return base58CheckEncode(withVersion(0x4c, random(20)));
+      return base58check.encode(withVersion(0x4c, random(20)));
     case 'bitcoin_cash':
       return encodeCashAddr('p2pkh', random(20));
     case 'ethereum':
@@ -180,19 +183,21 @@ export function generateAddress(chain: Chain, random: RandomBytes): string {
     case 'polygon':
       return toChecksumAddress(`0x${Buffer.from(random(20)).toString('hex')}`);
     case 'tron':
-      return base58CheckEncode(withVersion(0x41, random(20)));
+      return base58check.encode(withVersion(0x41, random(20)));
     case 'solana': {
       const key = random(32);
       // A leading zero byte would shorten the text below the usual 32 characters.
       key[0] = (key[0] ?? 0) | 1;
-      return base58Encode(key);
+      return base58.encode(key);
     }
-    case 'cardano': {
-      const words = convertBits(withVersion(0x01, random(56)), 8, 5, true) ?? [];
-      return bech32Encode('addr', words, 'bech32');
-    }
+    case 'cardano':
+      return bech32.encode(
+        'addr',
+        bech32.toWords(withVersion(0x01, random(56))),
+        MAX_ADDRESS_LENGTH,
+      );
     case 'ripple':
-      return base58CheckEncode(withVersion(0x00, random(20)), RIPPLE_ALPHABET);
+      return xrpBase58check.encode(withVersion(0x00, random(20)));
     case 'stellar':
       return encodeStellarAccount(random(32));
   }

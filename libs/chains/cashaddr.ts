@@ -1,4 +1,4 @@
-import { convertBits } from './bech32.js';
+import { bech32 } from '@scure/base';
 
 const CHARSET = 'qpzry9x8gf2tvdw0s3jn54khce6mua7l';
 const GENERATORS = [0x98f2bc8e61n, 0x79b76d99e2n, 0xf33e5fb3c4n, 0xae2eabe2a8n, 0x1e4f43e470n];
@@ -22,9 +22,12 @@ function prefixValues(prefix: string): number[] {
   return [...[...prefix].map((c) => c.charCodeAt(0) & 31), 0];
 }
 
-/** Bitcoin Cash CashAddr: version byte 0 (P2PKH) or 8 (P2SH) followed by a 20-byte hash. */
+/**
+ * Bitcoin Cash CashAddr: version byte 0 (P2PKH) or 8 (P2SH) followed by a 20-byte hash. It packs
+ * bytes into 5-bit words exactly as bech32 does, so bech32's regrouping serves; its checksum differs.
+ */
 export function encodeCashAddr(type: 'p2pkh' | 'p2sh', hash: Uint8Array): string {
-  const payload = convertBits([type === 'p2pkh' ? 0 : 8, ...hash], 8, 5, true) ?? [];
+  const payload = bech32.toWords(Uint8Array.from([type === 'p2pkh' ? 0 : 8, ...hash]));
   const mod = polymod([...prefixValues(CASHADDR_PREFIX), ...payload, 0, 0, 0, 0, 0, 0, 0, 0]);
   const checksum = [0, 1, 2, 3, 4, 5, 6, 7].map((i) => Number((mod >> BigInt(5 * (7 - i))) & 31n));
   return `${CASHADDR_PREFIX}:${[...payload, ...checksum].map((v) => CHARSET[v]).join('')}`;
@@ -34,6 +37,10 @@ export function encodeCashAddr(type: 'p2pkh' | 'p2sh', hash: Uint8Array): string
 export function decodeCashAddr(
   address: string,
 ): { type: 'p2pkh' | 'p2sh'; hash: Uint8Array } | null {
+  // ASCII first: case-folding maps some non-ASCII letters (the Kelvin sign) onto the charset.
+  if (!/^[0-9A-Za-z:]+$/.test(address)) {
+    return null;
+  }
   if (address !== address.toLowerCase() && address !== address.toUpperCase()) {
     return null;
   }
@@ -52,9 +59,10 @@ export function decodeCashAddr(
   if (values.length !== 42 || polymod([...prefixValues(CASHADDR_PREFIX), ...values]) !== 0n) {
     return null;
   }
-  const bytes = convertBits(values.slice(0, -8), 5, 8, false);
-  if (bytes === null || bytes.length !== 21 || (bytes[0] !== 0 && bytes[0] !== 8)) {
+  // 34 words hold 21 bytes and 2 padding bits, which must be zero.
+  const bytes = bech32.fromWordsUnsafe(values.slice(0, -8));
+  if (bytes === undefined || (bytes[0] !== 0 && bytes[0] !== 8)) {
     return null;
   }
-  return { type: bytes[0] === 0 ? 'p2pkh' : 'p2sh', hash: Uint8Array.from(bytes.slice(1)) };
+  return { type: bytes[0] === 0 ? 'p2pkh' : 'p2sh', hash: bytes.subarray(1) };
 }
