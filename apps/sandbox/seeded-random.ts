@@ -1,23 +1,18 @@
-/** mulberry32: tiny, fast and reproducible; the sandbox needs repeatability, not secrecy. */
+import { uniformInt } from 'pure-rand/distribution/uniformInt';
+import { xoroshiro128plus } from 'pure-rand/generator/xoroshiro128plus';
+import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
+
+/** Reproducible from its seed; the sandbox needs repeatability, not secrecy. */
 export class SeededRandom {
-  private state: number;
+  private readonly generator: RandomGenerator;
 
   constructor(seed: number) {
-    this.state = seed >>> 0;
-  }
-
-  /** Uniform in [0, 1). */
-  next(): number {
-    this.state = (this.state + 0x6d2b79f5) >>> 0;
-    let t = this.state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    this.generator = xoroshiro128plus(seed);
   }
 
   /** Uniform integer in [0, max). */
   int(max: number): number {
-    return Math.floor(this.next() * max);
+    return uniformInt(this.generator, 0, max - 1);
   }
 
   bytes(length: number): Uint8Array {

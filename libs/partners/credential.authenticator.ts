@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { LRUCache } from 'lru-cache';
 import { AppError, ErrorCode } from '#app/errors';
 import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
 import { CredentialCipher, PUBLIC_KEY_PATTERN, SECRET_PATTERN } from './credential.cipher.js';
@@ -8,12 +9,12 @@ import type { AuthenticatedPartner } from './partner.js';
 /** Revocation must reach every replica within 5 s (DECISIONS §3.11); the cache lives shorter. */
 const CACHE_TTL_MS = 2000;
 export const CREDENTIAL_REVOKED_CHANNEL = 'credential-revoked';
-const MAX_UNKNOWN_KEYS = 10_000;
+/** Per cache: whatever a flood of distinct keys brings, memory stays bounded. */
+const MAX_CACHED_KEYS = 10_000;
 
 interface CacheEntry {
   partner: AuthenticatedPartner;
   digest: string;
-  expiresAt: number;
 }
 
 /** A digest nothing matches, so unknown keys take the same constant-time comparison path. */
@@ -30,9 +31,15 @@ function unauthenticated(): AppError {
 @Injectable()
 export class CredentialAuthenticator implements OnModuleInit {
   private readonly logger = new Logger(CredentialAuthenticator.name);
-  private readonly cache = new Map<string, CacheEntry>();
+  private readonly cache = new LRUCache<string, CacheEntry>({
+    max: MAX_CACHED_KEYS,
+    ttl: CACHE_TTL_MS,
+  });
   /** Keys that matched nothing, so guessing keys cannot cost a database query per request. */
-  private readonly unknown = new Map<string, number>();
+  private readonly unknown = new LRUCache<string, true>({
+    max: MAX_CACHED_KEYS,
+    ttl: CACHE_TTL_MS,
+  });
 
   constructor(
     private readonly credentials: CredentialsRepository,
@@ -78,38 +85,22 @@ export class CredentialAuthenticator implements OnModuleInit {
     }
   }
 
-  private rememberUnknown(publicKey: string): void {
-    if (this.unknown.size >= MAX_UNKNOWN_KEYS) {
-      const now = Date.now();
-      for (const [key, expiresAt] of this.unknown) {
-        if (expiresAt <= now) {
-          this.unknown.delete(key);
-        }
-      }
-    }
-    if (this.unknown.size < MAX_UNKNOWN_KEYS) {
-      this.unknown.set(publicKey, Date.now() + CACHE_TTL_MS);
-    }
-  }
-
   private async lookup(publicKey: string): Promise<CacheEntry | null> {
     const cached = this.cache.get(publicKey);
-    if (cached && cached.expiresAt > Date.now()) {
+    if (cached) {
       return cached;
     }
-    this.cache.delete(publicKey);
-    if ((this.unknown.get(publicKey) ?? 0) > Date.now()) {
+    if (this.unknown.has(publicKey)) {
       return null;
     }
     const found = await this.credentials.findActiveWithOrganization(publicKey);
     if (!found) {
-      this.rememberUnknown(publicKey);
+      this.unknown.set(publicKey, true);
       return null;
     }
     const { credential, organization } = found;
     const entry: CacheEntry = {
       digest: credential.secretDigest,
-      expiresAt: Date.now() + CACHE_TTL_MS,
       partner: {
         credentialId: credential.id,
         publicKey: credential.publicKey,

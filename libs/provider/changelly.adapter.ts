@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
+import { LRUCache } from 'lru-cache';
 import type { ProviderConfig } from '#app/config';
 import { isProviderStatus, type ProviderStatus } from '#app/domain';
 import { MemoryStore, type KeyValueStore } from '#app/redis';
@@ -53,6 +54,8 @@ export const MAX_IDS_PER_TRANSACTIONS_CALL = 10;
 const DEFAULT_CURRENCIES_TTL_MS = 5 * 60_000;
 const DEFAULT_PAIR_PARAMS_TTL_MS = 60_000;
 const LOCAL_CACHE_TTL_MS = 1000;
+/** The currency list plus the pair limits of every pair in use, with room to spare. */
+const LOCAL_CACHE_MAX_ENTRIES = 10_000;
 
 /** The provider's own status word; mapping it to a swap status is the domain's job. */
 function toStatus(value: string): ProviderStatus {
@@ -98,7 +101,10 @@ export class ChangellyAdapter implements LiquidityProvider {
   private readonly cachePrefix: string;
   private readonly inflight = new Map<string, Promise<unknown>>();
   /** A second in front of the shared cache: hot reads skip the Redis round trip and the parse. */
-  private readonly local = new Map<string, { value: unknown; expiresAt: number }>();
+  private readonly local = new LRUCache<string, { value: unknown }>({
+    max: LOCAL_CACHE_MAX_ENTRIES,
+    ttl: LOCAL_CACHE_TTL_MS,
+  });
 
   constructor(
     private readonly config: ProviderConfig,
@@ -332,7 +338,7 @@ export class ChangellyAdapter implements LiquidityProvider {
   private async cached<T>(key: string, ttlMs: number, load: () => Promise<T>): Promise<T> {
     const fullKey = this.cachePrefix + key;
     const local = this.local.get(fullKey);
-    if (local && local.expiresAt > Date.now()) {
+    if (local) {
       return local.value as T;
     }
     try {
@@ -365,7 +371,7 @@ export class ChangellyAdapter implements LiquidityProvider {
   }
 
   private keepLocally<T>(key: string, value: T, ttlMs: number): T {
-    this.local.set(key, { value, expiresAt: Date.now() + Math.min(ttlMs, LOCAL_CACHE_TTL_MS) });
+    this.local.set(key, { value }, { ttl: Math.min(ttlMs, LOCAL_CACHE_TTL_MS) });
     return value;
   }
 

@@ -30,6 +30,26 @@ describe(bodyFingerprint.name, () => {
     );
   });
 
+  it('keeps the fingerprints stored before, so a key retried across a deploy still matches', () => {
+    const body = {
+      to: 'eth',
+      from: 'btc',
+      amountFrom: '0.1',
+      address: '0x52908400098527886E0F7030069857D2E4169EE7',
+      partnerReferenceId: 'order-42',
+      refundAddress: undefined,
+    };
+    expect(bodyFingerprint(body)).toBe(
+      'd780670474e46f3a69c2cd3d43f9d3aa6d5f9dc55509d11042e0fc4155f64221',
+    );
+  });
+
+  it('fingerprints strings with lone surrogates instead of failing the request', () => {
+    expect(bodyFingerprint({ partnerReferenceId: '\ud800' })).not.toBe(
+      bodyFingerprint({ partnerReferenceId: '\ud801' }),
+    );
+  });
+
   it('tells different bodies apart', () => {
     expect(bodyFingerprint({ amountFrom: '1' })).not.toBe(bodyFingerprint({ amountFrom: '1.0' }));
   });
