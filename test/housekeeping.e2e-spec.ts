@@ -1,7 +1,7 @@
 import { pino } from 'pino';
 import type { DataSource } from 'typeorm';
 import { loadPollerConfig } from '#app/config';
-import { HousekeepingRepository } from '#app/settlement';
+import { HousekeepingService } from '#app/settlement';
 import { HousekeepingTick } from '../apps/poller/housekeeping.tick.js';
 import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
 import { createPartner } from './factories/partners.js';
@@ -55,7 +55,7 @@ describe(HousekeepingTick.name, () => {
     await rate('used', '-2 days', true);
     await rate('recent', '-1 hour', false);
 
-    expect(await poller.context.get(HousekeepingRepository).purgeExpired()).toEqual({
+    expect(await poller.context.get(HousekeepingService).purgeExpired()).toEqual({
       idempotencyKeys: 1,
       fixedRates: 1,
     });

@@ -244,6 +244,19 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     expect(await events(id)).toEqual([{ from: 'waiting', to: 'refunded', source: 'poller' }]);
   });
 
+  it('refreshes a swap on hold every poll interval, like any other non-terminal swap', async () => {
+    const id = await createFloatSwap();
+    const txId = await providerId(id);
+    await sandbox.control.forceStatus(txId, 'hold');
+    await waitForStatus(id, 'hold', 2 * POLL_INTERVAL_MS + 500);
+
+    await sandbox.control.forceStatus(txId, 'exchanging');
+    const swap = await waitForStatus(id, 'exchanging', 2 * POLL_INTERVAL_MS + 2 * OBSERVE_MS);
+
+    expect(swap.status).toBe('exchanging');
+    expect((await events(id)).map((e) => e.to)).toEqual(['hold', 'exchanging']);
+  });
+
   it('ignores and counts a report that goes backwards', async () => {
     const id = await createFloatSwap();
     const txId = await providerId(id);

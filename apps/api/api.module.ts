@@ -38,7 +38,7 @@ export class ApiModule {
         CurrenciesModule,
         PairsModule,
         AddressesModule,
-        QuotesModule,
+        QuotesModule.forRoot({ fixedRateTtlSeconds: config.fixedRateTtlSeconds }),
         PublicQuotesModule,
         SwapsModule,
       ],

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
-import { HousekeepingRepository } from '#app/settlement';
+import { HousekeepingService } from '#app/settlement';
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -9,7 +9,7 @@ const HOUR_MS = 60 * 60 * 1000;
 export class HousekeepingTick {
   private readonly logger = new Logger(HousekeepingTick.name);
 
-  constructor(private readonly housekeeping: HousekeepingRepository) {}
+  constructor(private readonly housekeeping: HousekeepingService) {}
 
   @Interval('housekeeping', HOUR_MS)
   async purge(): Promise<void> {

@@ -9,7 +9,8 @@ import {
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { APP_CONFIG, type PollerConfig } from '#app/config';
-import { PollMetrics, SwapPollingRepository, SwapPollingService } from '#app/settlement';
+import { PollMetrics, SwapPollingService } from '#app/settlement';
+import { SwapsRepository } from '#app/swaps';
 
 /**
  * The poller's clock: a tick every `tickMs` that never overlaps itself (the next one is armed
@@ -27,7 +28,7 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
 
   constructor(
     private readonly polling: SwapPollingService,
-    private readonly swaps: SwapPollingRepository,
+    private readonly swaps: SwapsRepository,
     private readonly metrics: PollMetrics,
     private readonly scheduler: SchedulerRegistry,
     @Inject(APP_CONFIG) private readonly config: PollerConfig,

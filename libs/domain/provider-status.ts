@@ -31,9 +31,8 @@ export type TransitionVerdict =
   | { kind: 'advance'; to: SwapStatus }
   | { kind: 'violation'; to: SwapStatus };
 
-/** Judges a provider report against the stored status. */
-export function judgeTransition(current: SwapStatus, reported: ProviderStatus): TransitionVerdict {
-  const to = toSwapStatus(reported);
+/** Judges a reported status (already mapped with `toSwapStatus`) against the stored one. */
+export function judgeTransition(current: SwapStatus, to: SwapStatus): TransitionVerdict {
   if (to === current) {
     return { kind: 'unchanged' };
   }

@@ -11,7 +11,7 @@ describe(judgeTransition.name, () => {
 
   it('maps the provider status new to waiting', () => {
     expect(toSwapStatus('new')).toBe('waiting');
-    expect(sut('waiting', 'new')).toEqual({ kind: 'unchanged' });
+    expect(sut('waiting', toSwapStatus('new'))).toEqual({ kind: 'unchanged' });
   });
 
   it.each([

@@ -1,3 +1,4 @@
+export * from './audit-log.repository.js';
 export * from './credential.authenticator.js';
 export * from './credential.cipher.js';
 export * from './organizations.repository.js';

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { In, Repository } from 'typeorm';
 import { type OrganizationStatus, type PayoutNetwork } from '#app/domain';
 import { OrganizationEntity } from '#app/persistence';
 
@@ -28,6 +28,12 @@ export class OrganizationsRepository {
 
   findById(id: string): Promise<OrganizationEntity | null> {
     return this.repository.findOneBy({ id });
+  }
+
+  /** The ids among `ids` that name an organization. */
+  async existingIds(ids: string[]): Promise<string[]> {
+    const found = await this.repository.find({ select: { id: true }, where: { id: In(ids) } });
+    return found.map((o) => o.id);
   }
 
   findByName(name: string): Promise<OrganizationEntity | null> {

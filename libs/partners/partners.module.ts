@@ -26,7 +26,12 @@ export class PartnersModule {
         CredentialAuthenticator,
         OrganizationsService,
       ],
-      exports: [CredentialAuthenticator, OrganizationsService],
+      exports: [
+        CredentialAuthenticator,
+        OrganizationsService,
+        OrganizationsRepository,
+        AuditLogRepository,
+      ],
     };
   }
 }

@@ -1,4 +1,5 @@
 export * from './data-source.options.js';
 export * from './entities/index.js';
+export * from './entity-columns.js';
 export * from './migrator.js';
 export * from './persistence.module.js';

@@ -3,7 +3,7 @@ import { Logger } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
 import { LRUCache } from 'lru-cache';
 import type { ProviderConfig } from '#app/config';
-import { isProviderStatus, type ProviderStatus } from '#app/domain';
+import { isProviderStatus, toSwapStatus, type SwapStatus } from '#app/domain';
 import { MemoryStore, type KeyValueStore } from '#app/redis';
 import type {
   AddressValidation,
@@ -57,12 +57,12 @@ const LOCAL_CACHE_TTL_MS = 1000;
 /** The currency list plus the pair limits of every pair in use, with room to spare. */
 const LOCAL_CACHE_MAX_ENTRIES = 10_000;
 
-/** The provider's own status word; mapping it to a swap status is the domain's job. */
-function toStatus(value: string): ProviderStatus {
+/** The provider's status word as a swap status, normalized at the boundary (`new` is `waiting`). */
+function toStatus(value: string): SwapStatus {
   if (!isProviderStatus(value)) {
     throw new TypeError(`unknown status ${value}`);
   }
-  return value;
+  return toSwapStatus(value);
 }
 
 function chunk<T>(items: T[], size: number): T[][] {
@@ -253,7 +253,7 @@ export class ChangellyAdapter implements LiquidityProvider {
     });
   }
 
-  async getStatus(id: string): Promise<ProviderStatus> {
+  async getStatus(id: string): Promise<SwapStatus> {
     return this.call('getStatus', { id }, (result) => {
       if (typeof result !== 'string') {
         throw new TypeError('result is not a status string');

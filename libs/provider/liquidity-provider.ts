@@ -1,4 +1,4 @@
-import type { ProviderStatus } from '#app/domain';
+import type { SwapStatus } from '#app/domain';
 
 /**
  * The port every liquidity provider adapter implements. Amounts are decimal strings, timestamps
@@ -14,7 +14,7 @@ export interface LiquidityProvider {
   createFixedTransaction(request: CreateFixedTransactionRequest): Promise<ProviderTransaction>;
   /** By ids (at most 10 per call) or by payout address; newest first. */
   getTransactions(query: TransactionQuery): Promise<ProviderTransaction[]>;
-  getStatus(id: string): Promise<ProviderStatus>;
+  getStatus(id: string): Promise<SwapStatus>;
   validateAddress(currency: string, address: string): Promise<AddressValidation>;
 }
 
@@ -90,7 +90,8 @@ export interface CreateFixedTransactionRequest extends CreateTransactionRequest 
 
 export interface ProviderTransaction {
   id: string;
-  status: ProviderStatus;
+  /** Normalized at the adapter: the provider's `new` is `waiting`. */
+  status: SwapStatus;
   from: string;
   to: string;
   payinAddress: string;

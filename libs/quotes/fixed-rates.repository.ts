@@ -1,10 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository } from 'typeorm';
+import { IsNull, Raw, Repository } from 'typeorm';
 import { FixedRateEntity } from '#app/persistence';
 
 export type NewFixedRate = Omit<FixedRateEntity, 'usedAt' | 'swapId' | 'createdAt'>;
 
+/**
+ * The fixed-rate aggregate (DECISIONS §3.9), the only writer of `fixed_rates`; TypeORM's
+ * repository API, with the database clock wherever validity is decided.
+ */
 @Injectable()
 export class FixedRatesRepository {
   constructor(
@@ -27,18 +31,22 @@ export class FixedRatesRepository {
    * Returns false when the rate was unknown, expired or already used.
    */
   async consume(id: string, organizationId: string, swapId: string): Promise<boolean> {
-    const result = await this.repository
-      .createQueryBuilder()
-      .update()
-      .set({ usedAt: () => 'now()', swapId })
-      .where('id = :id AND organization_id = :organizationId', { id, organizationId })
-      .andWhere('used_at IS NULL AND expires_at > now()')
-      .execute();
+    const result = await this.repository.update(
+      { id, organizationId, usedAt: IsNull(), expiresAt: Raw((column) => `${column} > now()`) },
+      { usedAt: () => 'now()', swapId },
+    );
     return (result.affected ?? 0) > 0;
   }
 
-  /** Gives a rate back when the swap that took it could not be created upstream. */
-  async release(id: string, swapId: string): Promise<void> {
-    await this.repository.update({ id, swapId }, { usedAt: null, swapId: null });
+  /**
+   * Rates that expired unused a day ago (housekeeping); used rates stay, a swap refers to them.
+   * Returns how many were deleted.
+   */
+  async purgeExpired(): Promise<number> {
+    const result = await this.repository.delete({
+      usedAt: IsNull(),
+      expiresAt: Raw((column) => `${column} < now() - interval '1 day'`),
+    });
+    return result.affected ?? 0;
   }
 }

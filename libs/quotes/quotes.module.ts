@@ -1,13 +1,17 @@
-import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
+import { DynamicModule, Module } from '@nestjs/common';
 import { CatalogueModule } from '#app/catalogue';
-import { FixedRateEntity } from '#app/persistence';
-import { FixedRatesRepository } from './fixed-rates.repository.js';
-import { QuotesService } from './quotes.service.js';
+import { QuotesDataModule } from './quotes-data.module.js';
+import { QUOTES_OPTIONS, QuotesService, type QuotesOptions } from './quotes.service.js';
 
-@Module({
-  imports: [CatalogueModule, TypeOrmModule.forFeature([FixedRateEntity])],
-  providers: [QuotesService, FixedRatesRepository],
-  exports: [QuotesService, FixedRatesRepository, CatalogueModule],
-})
-export class QuotesModule {}
+/** Partner quotes. Needs the global ProviderModule. */
+@Module({})
+export class QuotesModule {
+  static forRoot(options: QuotesOptions): DynamicModule {
+    return {
+      module: QuotesModule,
+      imports: [CatalogueModule, QuotesDataModule],
+      providers: [{ provide: QUOTES_OPTIONS, useValue: options }, QuotesService],
+      exports: [QuotesService],
+    };
+  }
+}

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { applyFee, netOfNetworkFee, type SwapMode } from '#app/domain';
-import { APP_CONFIG, type ApiConfig } from '#app/config';
 import { AppError, ErrorCode } from '#app/errors';
 import {
   assertWithinBounds,
@@ -12,6 +11,13 @@ import {
 import { LIQUIDITY_PROVIDER, type LiquidityProvider, type QuoteRequest } from '#app/provider';
 import { FixedRatesRepository } from './fixed-rates.repository.js';
 import type { Quote, QuoteRequestInput, QuotingParty } from './quote.js';
+
+export interface QuotesOptions {
+  /** Validity of a fixed `rateId` (`FIXED_RATE_TTL_SECONDS`, DECISIONS §3.9). */
+  fixedRateTtlSeconds: number;
+}
+
+export const QUOTES_OPTIONS = Symbol('QUOTES_OPTIONS');
 
 /** A quote and the pair it was made for (swap creation needs both). */
 export interface PricedQuote {
@@ -28,7 +34,7 @@ export class QuotesService {
     private readonly catalogue: CatalogueService,
     private readonly fixedRates: FixedRatesRepository,
     @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
-    @Inject(APP_CONFIG) private readonly config: ApiConfig,
+    @Inject(QUOTES_OPTIONS) private readonly options: QuotesOptions,
   ) {}
 
   async quote(party: QuotingParty, input: QuoteRequestInput): Promise<PricedQuote> {
@@ -88,7 +94,7 @@ export class QuotesService {
   ): Promise<Quote> {
     const upstream = await this.provider.getFixedQuote(this.request(pair, amountFrom));
     const priced = this.priced(party, pair, amountFrom, upstream);
-    const ttlEnd = Date.now() + this.config.fixedRateTtlSeconds * 1000;
+    const ttlEnd = Date.now() + this.options.fixedRateTtlSeconds * 1000;
     const expiresAt = new Date(Math.min(ttlEnd, Date.parse(upstream.expiresAt)));
     const rate = await this.fixedRates.record({
       id: randomBytes(16).toString('hex'),

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository, type EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { type PayoutNetwork, reachesPayoutThreshold } from '#app/domain';
-import { EarningsEntryEntity, OrganizationEntity, PayoutEntity } from '#app/persistence';
+import { EarningsEntryEntity, EntityColumns, PayoutEntity } from '#app/persistence';
 
 /** One partner fee to book for one finished swap. */
 export interface NewEarningsEntry {
@@ -21,17 +21,20 @@ export interface BookingResult {
   payoutCreated: boolean;
 }
 
-/** The earnings aggregate: the ledger, payouts and the balance between them. */
+/**
+ * The earnings aggregate: the ledger, payouts and the balance between them; the only writer of
+ * `earnings_ledger` and `payouts`. Plain SQL, since booking locks the organization row and
+ * must run inside the poller's transaction.
+ */
 @Injectable()
 export class EarningsRepository {
-  constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
-    @InjectRepository(EarningsEntryEntity)
-    private readonly ledger: Repository<EarningsEntryEntity>,
-    @InjectRepository(PayoutEntity) private readonly payouts: Repository<PayoutEntity>,
-    @InjectRepository(OrganizationEntity)
-    private readonly organizations: Repository<OrganizationEntity>,
-  ) {}
+  private readonly ledgerColumns: EntityColumns<EarningsEntryEntity>;
+  private readonly payoutColumns: EntityColumns<PayoutEntity>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.ledgerColumns = new EntityColumns(dataSource, EarningsEntryEntity);
+    this.payoutColumns = new EntityColumns(dataSource, PayoutEntity);
+  }
 
   /**
    * Books the entry inside the caller's transaction, exactly once per swap (unique swap_id),
@@ -86,24 +89,32 @@ export class EarningsRepository {
     return this.balanceWithin(this.dataSource.manager, organizationId);
   }
 
-  organizationExists(organizationId: string): Promise<boolean> {
-    return this.organizations.existsBy({ id: organizationId });
+  async organizationExists(organizationId: string): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(
+      `SELECT 1 FROM organizations WHERE id = $1`,
+      [organizationId],
+    );
+    return rows.length > 0;
   }
 
   /** Newest first. */
-  entriesForOrg(organizationId: string): Promise<EarningsEntryEntity[]> {
-    return this.ledger.find({
-      where: { organizationId },
-      order: { createdAt: 'DESC', id: 'ASC' },
-    });
+  async entriesForOrg(organizationId: string): Promise<EarningsEntryEntity[]> {
+    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+      `SELECT ${this.ledgerColumns.list} FROM earnings_ledger
+        WHERE organization_id = $1 ORDER BY created_at DESC, id ASC`,
+      [organizationId],
+    );
+    return rows.map((row) => this.ledgerColumns.toEntity(row));
   }
 
   /** Newest first. */
-  payoutsForOrg(organizationId: string): Promise<PayoutEntity[]> {
-    return this.payouts.find({
-      where: { organizationId },
-      order: { createdAt: 'DESC', id: 'ASC' },
-    });
+  async payoutsForOrg(organizationId: string): Promise<PayoutEntity[]> {
+    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+      `SELECT ${this.payoutColumns.list} FROM payouts
+        WHERE organization_id = $1 ORDER BY created_at DESC, id ASC`,
+      [organizationId],
+    );
+    return rows.map((row) => this.payoutColumns.toEntity(row));
   }
 
   private async balanceWithin(manager: EntityManager, organizationId: string): Promise<string> {

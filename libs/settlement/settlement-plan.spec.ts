@@ -1,5 +1,6 @@
 import type { ProviderTransaction } from '#app/provider';
-import { planSettlement, type PolledSwap } from './settlement-plan.js';
+import type { PolledSwap } from '#app/swaps';
+import { planSettlement } from './settlement-plan.js';
 
 function storedSwap(overrides: Partial<PolledSwap> = {}): PolledSwap {
   return {
@@ -24,7 +25,7 @@ function storedSwap(overrides: Partial<PolledSwap> = {}): PolledSwap {
 function report(overrides: Partial<ProviderTransaction> = {}): ProviderTransaction {
   return {
     id: 'tx1',
-    status: 'new',
+    status: 'waiting',
     from: 'btc',
     to: 'eth',
     payinAddress: 'payin',

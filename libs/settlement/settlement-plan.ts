@@ -1,27 +1,6 @@
 import { anomalyPercent, judgeTransition, type SwapStatus } from '#app/domain';
 import type { ProviderTransaction } from '#app/provider';
-
-/** The settlement fields of a swap as the poller keeps them. */
-export interface SettlementFields {
-  payinHash: string | null;
-  payoutHash: string | null;
-  amountActualFrom: string | null;
-  amountActualTo: string | null;
-  actualNetworkFee: string | null;
-  moneyReceivedAt: Date | null;
-  moneySentAt: Date | null;
-  amountAnomalyPct: string | null;
-}
-
-/** What the poller knows about a swap it holds: enough to judge and merge a provider report. */
-export interface PolledSwap extends SettlementFields {
-  id: string;
-  organizationId: string;
-  providerTransactionId: string;
-  status: SwapStatus;
-  from: string;
-  amountFrom: string;
-}
+import type { PolledSwap, SettlementFields } from '#app/swaps';
 
 export type SettlementPlan =
   | { kind: 'violation'; from: SwapStatus; to: SwapStatus }

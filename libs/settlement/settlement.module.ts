@@ -1,14 +1,12 @@
 import { DynamicModule, Global, Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { EarningsEntryEntity, OrganizationEntity, PayoutEntity } from '#app/persistence';
 import { UPSTREAM_CALL_LISTENER } from '#app/provider';
+import { QuotesDataModule } from '#app/quotes';
+import { SwapsDataModule } from '#app/swaps';
 import { EarningsRepository } from './earnings.repository.js';
 import { EarningsService } from './earnings.service.js';
-import { HousekeepingRepository } from './housekeeping.repository.js';
+import { HousekeepingService } from './housekeeping.service.js';
 import { PollMetrics } from './poll-metrics.js';
-import { SwapPollingRepository } from './swap-polling.repository.js';
 import {
-  HOLD_INTERVAL_MS,
   POLLING_OPTIONS,
   SwapPollingService,
   type PollingOptions,
@@ -17,7 +15,6 @@ import { UsdPricer } from './usd-pricer.js';
 
 /** Earnings ledger, payouts and the operator's statement; needs no provider. */
 @Module({
-  imports: [TypeOrmModule.forFeature([EarningsEntryEntity, PayoutEntity, OrganizationEntity])],
   providers: [EarningsRepository, EarningsService],
   exports: [EarningsRepository, EarningsService],
 })
@@ -42,24 +39,17 @@ export class PollMetricsModule {}
 @Module({})
 export class SettlementModule {
   /** Needs the global `LIQUIDITY_PROVIDER` (ProviderModule). */
-  static forRoot(
-    options: Omit<PollingOptions, 'holdIntervalMs'> & { holdIntervalMs?: number },
-  ): DynamicModule {
-    const resolved: PollingOptions = {
-      ...options,
-      holdIntervalMs: options.holdIntervalMs ?? HOLD_INTERVAL_MS,
-    };
+  static forRoot(options: PollingOptions): DynamicModule {
     return {
       module: SettlementModule,
-      imports: [EarningsModule, PollMetricsModule],
+      imports: [EarningsModule, PollMetricsModule, SwapsDataModule, QuotesDataModule],
       providers: [
-        { provide: POLLING_OPTIONS, useValue: resolved },
-        SwapPollingRepository,
+        { provide: POLLING_OPTIONS, useValue: options },
         SwapPollingService,
         UsdPricer,
-        HousekeepingRepository,
+        HousekeepingService,
       ],
-      exports: [SwapPollingService, SwapPollingRepository, HousekeepingRepository],
+      exports: [SwapPollingService, HousekeepingService, SwapsDataModule],
     };
   }
 }

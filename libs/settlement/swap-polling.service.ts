@@ -1,5 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
 import { Decimal } from 'decimal.js';
+import { DataSource } from 'typeorm';
 import { feeInUsd, isTerminal } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import {
@@ -8,22 +10,20 @@ import {
   type LiquidityProvider,
   type ProviderTransaction,
 } from '#app/provider';
-import type { NewEarningsEntry } from './earnings.repository.js';
+import { SwapsRepository, type ClaimedSwap, type PolledUpdate } from '#app/swaps';
+import {
+  EarningsRepository,
+  type BookingResult,
+  type NewEarningsEntry,
+} from './earnings.repository.js';
 import { PollMetrics } from './poll-metrics.js';
 import { planSettlement } from './settlement-plan.js';
-import {
-  SwapPollingRepository,
-  type ClaimedSwap,
-  type SwapUpdate,
-} from './swap-polling.repository.js';
 import { UsdPricer } from './usd-pricer.js';
 
 /** Cadence and lease of the poller. */
 export interface PollingOptions {
-  /** Refresh interval of non-terminal swaps [30 s]. */
+  /** Refresh interval of every non-terminal swap, `hold` included [30 s]. */
   pollIntervalMs: number;
-  /** Refresh interval of swaps on `hold` [5 min]. */
-  holdIntervalMs: number;
   leaseMs: number;
   /** Swaps claimed per batch. */
   batchSize: number;
@@ -31,7 +31,7 @@ export interface PollingOptions {
 
 export const POLLING_OPTIONS = Symbol('POLLING_OPTIONS');
 
-export const HOLD_INTERVAL_MS = 5 * 60_000;
+const NOT_BOOKED: BookingResult = { earningsBooked: false, payoutCreated: false };
 
 export interface BatchReport {
   claimed: number;
@@ -68,11 +68,13 @@ export class SwapPollingService {
   private readonly logger = new Logger(SwapPollingService.name);
 
   constructor(
-    private readonly swaps: SwapPollingRepository,
+    private readonly swaps: SwapsRepository,
+    private readonly earnings: EarningsRepository,
     private readonly pricer: UsdPricer,
     private readonly metrics: PollMetrics,
     @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
     @Inject(POLLING_OPTIONS) private readonly options: PollingOptions,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   /**
@@ -167,7 +169,7 @@ export class SwapPollingService {
         { swapId: swap.id, orgId: swap.organizationId, providerId: swap.providerTransactionId },
         'provider did not report the transaction',
       );
-      await this.swaps.reschedule(owner, [swap.id], this.intervalFor(swap.status));
+      await this.swaps.reschedule(owner, [swap.id], this.options.pollIntervalMs);
       return false;
     }
     const plan = planSettlement(swap, tx);
@@ -177,7 +179,7 @@ export class SwapPollingService {
         { swapId: swap.id, orgId: swap.organizationId, from: plan.from, to: plan.to },
         'provider reported a transition the graph forbids; ignored',
       );
-      await this.swaps.reschedule(owner, [swap.id], this.intervalFor(swap.status));
+      await this.swaps.reschedule(owner, [swap.id], this.options.pollIntervalMs);
       return false;
     }
     const changed = plan.to !== plan.from;
@@ -190,15 +192,14 @@ export class SwapPollingService {
       }
       earnings = priced;
     }
-    const update: SwapUpdate = {
+    const update: PolledUpdate = {
       status: plan.to,
       fields: plan.fields,
-      nextPollInMs: isTerminal(plan.to) ? null : this.intervalFor(plan.to),
+      nextPollInMs: isTerminal(plan.to) ? null : this.options.pollIntervalMs,
       transition: changed ? { from: plan.from, to: plan.to, providerStatus: tx.status } : null,
-      earnings,
     };
-    const result = await this.swaps.applyUpdate(owner, swap, update);
-    if (!result.applied) {
+    const result = await this.writeBack(owner, swap, update, earnings);
+    if (result === null) {
       this.metrics.leaseLost.inc();
       this.logger.warn({ swapId: swap.id, owner }, 'lease lost before write-back; result dropped');
       return false;
@@ -219,6 +220,24 @@ export class SwapPollingService {
       this.logger.log({ orgId: swap.organizationId }, 'payout due');
     }
     return true;
+  }
+
+  /**
+   * The swap's new state, its event and its earnings in one transaction; null when the lease
+   * was lost and nothing was written.
+   */
+  private writeBack(
+    owner: string,
+    swap: ClaimedSwap,
+    update: PolledUpdate,
+    earnings: NewEarningsEntry | null,
+  ): Promise<BookingResult | null> {
+    return this.dataSource.transaction(async (manager) => {
+      if (!(await this.swaps.applyPolledUpdate(manager, owner, swap, update))) {
+        return null;
+      }
+      return earnings ? this.earnings.bookWithin(manager, earnings) : NOT_BOOKED;
+    });
   }
 
   /**
@@ -258,9 +277,5 @@ export class SwapPollingService {
       usdPrice,
       amountUsd: feeInUsd(amountActualFrom, usdPrice, swap.feePercent),
     };
-  }
-
-  private intervalFor(status: string): number {
-    return status === 'hold' ? this.options.holdIntervalMs : this.options.pollIntervalMs;
   }
 }

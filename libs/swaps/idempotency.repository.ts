@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import { IdempotencyKeyEntity } from '#app/persistence';
 
 /** What was sent upstream for a key, so a lost answer can be reconciled (DECISIONS §3.8). */
 export interface UpstreamAttempt {
@@ -32,7 +31,8 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Postgres is the source of truth for idempotency: a unique (credential, key) row is claimed
- * before anything goes upstream, so no flush of Redis or crash can create a duplicate.
+ * before anything goes upstream, so no flush of Redis or crash can create a duplicate. The only
+ * writer of `idempotency_keys`; plain SQL, since claims need `ON CONFLICT` and `FOR UPDATE`.
  */
 @Injectable()
 export class IdempotencyRepository {
@@ -85,27 +85,42 @@ export class IdempotencyRepository {
   }
 
   async recordAttempt(id: string, attempt: UpstreamAttempt): Promise<void> {
-    await this.dataSource
-      .getRepository(IdempotencyKeyEntity)
-      .update({ id }, { upstreamAttempt: { ...attempt } });
+    await this.dataSource.query(`UPDATE idempotency_keys SET upstream_attempt = $2 WHERE id = $1`, [
+      id,
+      attempt,
+    ]);
   }
 
   async complete(manager: EntityManager, id: string, swapId: string): Promise<void> {
-    await manager
-      .getRepository(IdempotencyKeyEntity)
-      .update({ id }, { state: 'completed', swapId, lockedUntil: null });
+    await manager.query(
+      `UPDATE idempotency_keys SET state = 'completed', swap_id = $2, locked_until = NULL
+        WHERE id = $1`,
+      [id, swapId],
+    );
   }
 
   /** A failed attempt gives the key back: the next request with it starts afresh. */
   async release(id: string): Promise<void> {
-    await this.dataSource.getRepository(IdempotencyKeyEntity).delete({ id, state: 'pending' });
+    await this.dataSource.query(
+      `DELETE FROM idempotency_keys WHERE id = $1 AND state = 'pending'`,
+      [id],
+    );
   }
 
   /** The upstream answer was lost: keep the attempt, unlock, and let the next retry reconcile. */
   async unlockForReconciliation(id: string): Promise<void> {
-    await this.dataSource
-      .getRepository(IdempotencyKeyEntity)
-      .update({ id, state: 'pending' }, { lockedUntil: new Date(0) });
+    await this.dataSource.query(
+      `UPDATE idempotency_keys SET locked_until = 'epoch' WHERE id = $1 AND state = 'pending'`,
+      [id],
+    );
+  }
+
+  /** Keys past their 24 h window (housekeeping); returns how many were deleted. */
+  async purgeExpired(): Promise<number> {
+    const [, deleted] = await this.dataSource.query<[unknown, number]>(
+      `DELETE FROM idempotency_keys WHERE expires_at < now()`,
+    );
+    return deleted;
   }
 
   private async insert(

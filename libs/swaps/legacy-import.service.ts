@@ -1,9 +1,8 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, In } from 'typeorm';
-import { type SwapStatus, TERMINAL_STATUSES, type SwapMode } from '#app/domain';
+import type { SwapMode, SwapStatus } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import { AuditLogEntryEntity, OrganizationEntity, SwapEntity } from '#app/persistence';
+import { AuditLogRepository, OrganizationsRepository } from '#app/partners';
+import { buildSwap } from './swap.factory.js';
 import { SwapsRepository } from './swaps.repository.js';
 
 /** One swap of the previous system, in the spec's Swap shape plus its organization. */
@@ -46,18 +45,16 @@ export class LegacyImportService {
 
   constructor(
     private readonly swaps: SwapsRepository,
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly organizations: OrganizationsRepository,
+    private readonly audit: AuditLogRepository,
   ) {}
 
   async import(legacy: LegacySwap[], actor: string): Promise<number> {
     await this.assertOrganizationsExist(legacy);
-    const now = new Date();
     const rows = legacy.map((s) =>
-      Object.assign(new SwapEntity(), {
+      buildSwap({
         id: s.id,
         organizationId: s.organizationId,
-        credentialId: null,
-        idempotencyKey: null,
         // A provider id that differs from ours is what the poller needs to keep refreshing it.
         providerTransactionId:
           s.providerSwapId && s.providerSwapId !== s.id ? s.providerSwapId : null,
@@ -82,22 +79,17 @@ export class LegacyImportService {
         moneySentAt: date(s.moneySentAt),
         partnerReferenceId: s.partnerReferenceId ?? null,
         payTill: date(s.payTill),
-        fixedRateId: null,
         createdAt: new Date(s.createdAt),
-        updatedAt: now,
-        nextPollAt: TERMINAL_STATUSES.includes(s.status) ? null : now,
-        leaseOwner: null,
-        leaseUntil: null,
-      } satisfies SwapEntity),
+        updatedAt: new Date(),
+      }),
     );
     const imported = await this.swaps.importMissing(rows);
-    await this.dataSource.getRepository(AuditLogEntryEntity).save({
+    await this.audit.record({
       actor,
       action: 'swaps.import',
       targetType: 'swap',
       targetId: `${legacy.length} legacy swaps`,
       details: { received: legacy.length, imported },
-      createdAt: now,
     });
     this.logger.log({ received: legacy.length, imported, actor }, 'legacy swaps imported');
     return imported;
@@ -105,8 +97,8 @@ export class LegacyImportService {
 
   private async assertOrganizationsExist(legacy: LegacySwap[]): Promise<void> {
     const ids = [...new Set(legacy.map((s) => s.organizationId))];
-    const found = await this.dataSource.getRepository(OrganizationEntity).findBy({ id: In(ids) });
-    const missing = ids.find((id) => !found.some((o) => o.id === id));
+    const found = new Set(await this.organizations.existingIds(ids));
+    const missing = ids.find((id) => !found.has(id));
     if (missing) {
       throw new AppError(ErrorCode.InvalidRequest, `Unknown organization ${missing}.`, {
         param: 'organizationId',

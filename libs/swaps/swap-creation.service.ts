@@ -13,7 +13,7 @@ import {
 import { CHAIN_NAMES, isChain, validateAddress } from '#app/chains';
 import { AppError, ErrorCode } from '#app/errors';
 import type { AuthenticatedPartner } from '#app/partners';
-import { SwapEntity, type FixedRateEntity } from '#app/persistence';
+import type { FixedRateEntity, SwapEntity } from '#app/persistence';
 import {
   LIQUIDITY_PROVIDER,
   ProviderError,
@@ -29,6 +29,7 @@ import {
 } from './idempotency.repository.js';
 import { bodyFingerprint, parseIdempotencyKey } from './idempotency-key.js';
 import { newSwapId } from './swap-id.js';
+import { buildSwap } from './swap.factory.js';
 import { toSwapView, type SwapView } from './swap.view.js';
 import { SwapsRepository } from './swaps.repository.js';
 
@@ -232,7 +233,7 @@ export class SwapCreationService {
         tx.to === attempt.to &&
         new Decimal(tx.amountExpectedFrom).eq(attempt.amountFrom) &&
         Date.parse(tx.createdAt) >= startedAt;
-      if (matches && !(await this.swaps.findByProviderTransactionId(tx.id))) {
+      if (matches && !(await this.swaps.existsWithProviderTransactionId(tx.id))) {
         return tx;
       }
     }
@@ -248,7 +249,6 @@ export class SwapCreationService {
     reservationId: string,
     swapId: string,
   ): Promise<SwapEntity> {
-    const now = new Date();
     const networkFee = tx.networkFee ?? pricing.fixedRate?.networkFee ?? '0';
     const amountExpectedTo = pricing.fixedRate
       ? netOfNetworkFee(pricing.fixedRate.amountTo, pricing.fixedRate.networkFee)
@@ -260,7 +260,7 @@ export class SwapCreationService {
           ),
           networkFee,
         );
-    const swap = Object.assign(new SwapEntity(), {
+    const swap = buildSwap({
       id: swapId,
       organizationId: partner.organizationId,
       credentialId: partner.credentialId,
@@ -272,28 +272,16 @@ export class SwapCreationService {
       to: pricing.pair.to.ticker,
       amountFrom: pricing.amountFrom,
       amountExpectedTo,
-      amountActualFrom: null,
-      amountActualTo: null,
       networkFee,
-      actualNetworkFee: null,
       rate: tx.rate ?? pricing.fixedRate?.rate ?? null,
-      amountAnomalyPct: null,
       payinAddress: tx.payinAddress,
       payoutAddress: input.address,
       refundAddress: input.refundAddress ?? null,
-      payinHash: null,
-      payoutHash: null,
-      moneyReceivedAt: null,
-      moneySentAt: null,
       partnerReferenceId: input.partnerReferenceId ?? null,
       payTill: pricing.fixedRate ? new Date(tx.payTill ?? pricing.fixedRate.expiresAt) : null,
       fixedRateId: pricing.fixedRate?.id ?? null,
-      createdAt: now,
-      updatedAt: now,
-      nextPollAt: now,
-      leaseOwner: null,
-      leaseUntil: null,
-    } satisfies SwapEntity);
+      createdAt: new Date(),
+    });
     await this.dataSource.transaction(async (manager) => {
       await this.swaps.insert(manager, swap);
       await this.idempotency.complete(manager, reservationId, swap.id);

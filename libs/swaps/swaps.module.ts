@@ -1,22 +1,15 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import { IdempotencyKeyEntity, SwapEntity } from '#app/persistence';
-import { QuotesModule } from '#app/quotes';
-import { IdempotencyRepository } from './idempotency.repository.js';
+import { CatalogueModule } from '#app/catalogue';
+import { QuotesDataModule } from '#app/quotes';
 import { LegacyImportService } from './legacy-import.service.js';
 import { SwapCreationService } from './swap-creation.service.js';
 import { SwapQueryService } from './swap-query.service.js';
-import { SwapsRepository } from './swaps.repository.js';
+import { SwapsDataModule } from './swaps-data.module.js';
 
+/** Swap creation, reads and legacy import. Needs the global PartnersModule and ProviderModule. */
 @Module({
-  imports: [QuotesModule, TypeOrmModule.forFeature([SwapEntity, IdempotencyKeyEntity])],
-  providers: [
-    SwapsRepository,
-    IdempotencyRepository,
-    SwapCreationService,
-    SwapQueryService,
-    LegacyImportService,
-  ],
-  exports: [SwapCreationService, SwapQueryService, SwapsRepository, LegacyImportService],
+  imports: [SwapsDataModule, QuotesDataModule, CatalogueModule],
+  providers: [SwapCreationService, SwapQueryService, LegacyImportService],
+  exports: [SwapCreationService, SwapQueryService, LegacyImportService],
 })
 export class SwapsModule {}

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { EntityManager, Repository } from 'typeorm';
-import { SwapEntity } from '#app/persistence';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import { type SwapStatus, TERMINAL_STATUSES } from '#app/domain';
+import { EntityColumns, SwapEntity } from '#app/persistence';
+import type { ClaimedSwap, PolledUpdate } from './polled-swap.js';
 
 export interface SwapListQuery {
   limit: number;
@@ -9,44 +11,89 @@ export interface SwapListQuery {
   partnerReferenceId?: string;
 }
 
+const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(',');
+
+interface ClaimRow {
+  id: string;
+  organization_id: string;
+  provider_transaction_id: string;
+  status: SwapStatus;
+  from_ticker: string;
+  amount_from: string;
+  payin_hash: string | null;
+  payout_hash: string | null;
+  amount_actual_from: string | null;
+  amount_actual_to: string | null;
+  actual_network_fee: string | null;
+  money_received_at: Date | null;
+  money_sent_at: Date | null;
+  amount_anomaly_pct: string | null;
+  fee_percent: string;
+  lag_ms: string;
+}
+
+/** `UPDATE … RETURNING` answers `[rows, count]` through TypeORM's postgres driver. */
+function rowsOf<T>(result: [T[], number] | T[]): T[] {
+  return Array.isArray(result[0]) ? (result as [T[], number])[0] : (result as T[]);
+}
+
 /**
- * Reads run as plain SQL mapped through the entity's own column metadata: the partner read
- * paths are the hottest in the service, and the query builder cost more than the query.
+ * The swaps aggregate (`swaps` and its `swap_events`), the only writer of both. Plain SQL
+ * throughout, rows mapped through the entity's own column metadata: the partner reads are the
+ * hottest paths in the service, and the poller's claims and guarded write-backs need SQL that
+ * the query builder only obscures. Writes that belong in a caller's transaction take its manager.
  */
 @Injectable()
 export class SwapsRepository {
-  private readonly columns: { property: string; column: string }[];
-  private readonly selectList: string;
+  private readonly columns: EntityColumns<SwapEntity>;
 
-  constructor(@InjectRepository(SwapEntity) private readonly repository: Repository<SwapEntity>) {
-    this.columns = repository.metadata.columns.map((c) => ({
-      property: c.propertyName,
-      column: c.databaseName,
-    }));
-    this.selectList = this.columns.map((c) => `"${c.column}"`).join(', ');
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.columns = new EntityColumns(dataSource, SwapEntity);
   }
 
   async insert(manager: EntityManager, swap: SwapEntity): Promise<void> {
-    await manager.getRepository(SwapEntity).insert(swap);
+    await manager.query(
+      `INSERT INTO swaps (${this.columns.list}) VALUES (${this.columns.placeholders()})`,
+      this.columns.values(swap),
+    );
+  }
+
+  /** Inserts legacy swaps; ids that exist already are skipped, never overwritten. */
+  async importMissing(swaps: SwapEntity[]): Promise<number> {
+    if (swaps.length === 0) {
+      return 0;
+    }
+    const { width } = this.columns;
+    const rows = swaps.map((_, i) => `(${this.columns.placeholders(i * width + 1)})`).join(', ');
+    const inserted = await this.dataSource.query<{ id: string }[]>(
+      `INSERT INTO swaps (${this.columns.list}) VALUES ${rows}
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      swaps.flatMap((swap) => this.columns.values(swap)),
+    );
+    return inserted.length;
   }
 
   /** Only the organization's own swap; another org's id reads as unknown. */
   async findByIdForOrg(id: string, organizationId: string): Promise<SwapEntity | null> {
-    const rows = await this.repository.query<Record<string, unknown>[]>(
-      `SELECT ${this.selectList} FROM swaps WHERE id = $1 AND organization_id = $2`,
+    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+      `SELECT ${this.columns.list} FROM swaps WHERE id = $1 AND organization_id = $2`,
       [id, organizationId],
     );
-    return rows.length > 0 ? this.toEntity(rows[0]) : null;
+    return rows.length > 0 ? this.columns.toEntity(rows[0]) : null;
   }
 
-  findByProviderTransactionId(providerTransactionId: string): Promise<SwapEntity | null> {
-    return this.repository.findOneBy({ providerTransactionId });
+  async existsWithProviderTransactionId(providerTransactionId: string): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(
+      `SELECT 1 FROM swaps WHERE provider_transaction_id = $1 LIMIT 1`,
+      [providerTransactionId],
+    );
+    return rows.length > 0;
   }
 
   async listForOrg(organizationId: string, query: SwapListQuery): Promise<SwapEntity[]> {
     const byReference = query.partnerReferenceId !== undefined;
-    const rows = await this.repository.query<Record<string, unknown>[]>(
-      `SELECT ${this.selectList} FROM swaps
+    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+      `SELECT ${this.columns.list} FROM swaps
         WHERE organization_id = $1 ${byReference ? 'AND partner_reference_id = $4' : ''}
         ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
       [
@@ -56,30 +103,145 @@ export class SwapsRepository {
         ...(byReference ? [query.partnerReferenceId] : []),
       ],
     );
-    return rows.map((row) => this.toEntity(row));
+    return rows.map((row) => this.columns.toEntity(row));
   }
 
-  private toEntity(row: Record<string, unknown>): SwapEntity {
-    const swap = new SwapEntity();
-    const target = swap as unknown as Record<string, unknown>;
-    for (const { property, column } of this.columns) {
-      target[property] = row[column];
-    }
-    return swap;
+  /**
+   * Leases up to `limit` due swaps to `owner`. Due: non-terminal, known to the provider,
+   * `next_poll_at` passed, and not leased (or the lease expired: its poller died). Rows another
+   * poller is claiming right now are skipped, so two pollers never claim the same swap.
+   */
+  async claimDueForPolling(owner: string, limit: number, leaseMs: number): Promise<ClaimedSwap[]> {
+    const rows = await this.dataSource.query<[ClaimRow[], number] | ClaimRow[]>(
+      `WITH due AS (
+         SELECT id FROM swaps
+          WHERE status NOT IN (${TERMINAL_SQL})
+            AND provider_transaction_id IS NOT NULL
+            AND (next_poll_at IS NULL OR next_poll_at <= now())
+            AND (lease_until IS NULL OR lease_until < now())
+          ORDER BY next_poll_at NULLS FIRST
+          LIMIT $2
+          FOR UPDATE SKIP LOCKED
+       )
+       UPDATE swaps s
+          SET lease_owner = $1, lease_until = now() + $3::float8 * interval '1 millisecond'
+         FROM due, organizations o
+        WHERE s.id = due.id AND o.id = s.organization_id
+       RETURNING s.id, s.organization_id, s.provider_transaction_id, s.status, s.from_ticker,
+         s.amount_from, s.payin_hash, s.payout_hash, s.amount_actual_from, s.amount_actual_to,
+         s.actual_network_fee, s.money_received_at, s.money_sent_at, s.amount_anomaly_pct,
+         o.fee_percent,
+         GREATEST(0, EXTRACT(EPOCH FROM now() - COALESCE(s.next_poll_at, s.created_at)) * 1000)
+           AS lag_ms`,
+      [owner, limit, leaseMs],
+    );
+    return rowsOf(rows).map(toClaimedSwap);
   }
 
-  /** Inserts legacy swaps; ids that exist already are skipped, never overwritten. */
-  async importMissing(swaps: SwapEntity[]): Promise<number> {
-    if (swaps.length === 0) {
-      return 0;
+  /**
+   * Writes one poll's result, its event, and gives the lease back, inside the caller's
+   * transaction. Nothing is written unless `owner` still holds an unexpired lease and the status
+   * is still the one it read, so a poller that stalled past its lease cannot overwrite the one
+   * that reclaimed the swap. Returns whether it was written.
+   */
+  async applyPolledUpdate(
+    manager: EntityManager,
+    owner: string,
+    swap: ClaimedSwap,
+    update: PolledUpdate,
+  ): Promise<boolean> {
+    const f = update.fields;
+    const updated = rowsOf(
+      await manager.query<[unknown[], number]>(
+        `UPDATE swaps
+            SET status = $3, payin_hash = $4, payout_hash = $5, amount_actual_from = $6,
+                amount_actual_to = $7, actual_network_fee = $8, money_received_at = $9,
+                money_sent_at = $10, amount_anomaly_pct = $11,
+                next_poll_at = CASE WHEN $12::float8 IS NULL THEN NULL
+                                    ELSE now() + $12::float8 * interval '1 millisecond' END,
+                lease_owner = NULL, lease_until = NULL, updated_at = now()
+          WHERE id = $1 AND lease_owner = $2 AND lease_until > now() AND status = $13
+          RETURNING id`,
+        [
+          swap.id,
+          owner,
+          update.status,
+          f.payinHash,
+          f.payoutHash,
+          f.amountActualFrom,
+          f.amountActualTo,
+          f.actualNetworkFee,
+          f.moneyReceivedAt,
+          f.moneySentAt,
+          f.amountAnomalyPct,
+          update.nextPollInMs,
+          swap.status,
+        ],
+      ),
+    );
+    if (updated.length === 0) {
+      return false;
     }
-    const result = await this.repository
-      .createQueryBuilder()
-      .insert()
-      .values(swaps)
-      .orIgnore()
-      .returning('id')
-      .execute();
-    return (result.raw as unknown[]).length;
+    if (update.transition) {
+      await manager.query(
+        `INSERT INTO swap_events (swap_id, from_status, to_status, source, details)
+         VALUES ($1, $2, $3, 'poller', $4)`,
+        [
+          swap.id,
+          update.transition.from,
+          update.transition.to,
+          { providerStatus: update.transition.providerStatus },
+        ],
+      );
+    }
+    return true;
   }
+
+  /** Gives leases back without a result; the swaps are due again after `delayMs`. */
+  async reschedule(owner: string, swapIds: string[], delayMs: number): Promise<void> {
+    if (swapIds.length === 0) {
+      return;
+    }
+    await this.dataSource.query(
+      `UPDATE swaps
+          SET next_poll_at = now() + $3::float8 * interval '1 millisecond',
+              lease_owner = NULL, lease_until = NULL
+        WHERE id = ANY($2) AND lease_owner = $1`,
+      [owner, swapIds, delayMs],
+    );
+  }
+
+  /** Every lease `owner` still holds (on shutdown): the swaps stay due for the other pollers. */
+  async releaseLeases(owner: string): Promise<number> {
+    const rows = rowsOf(
+      await this.dataSource.query<[unknown[], number]>(
+        `UPDATE swaps SET lease_owner = NULL, lease_until = NULL
+          WHERE lease_owner = $1 AND status NOT IN (${TERMINAL_SQL})
+          RETURNING id`,
+        [owner],
+      ),
+    );
+    return rows.length;
+  }
+}
+
+function toClaimedSwap(row: ClaimRow): ClaimedSwap {
+  return {
+    id: row.id,
+    organizationId: row.organization_id,
+    providerTransactionId: row.provider_transaction_id,
+    status: row.status,
+    from: row.from_ticker,
+    amountFrom: row.amount_from,
+    payinHash: row.payin_hash,
+    payoutHash: row.payout_hash,
+    amountActualFrom: row.amount_actual_from,
+    amountActualTo: row.amount_actual_to,
+    actualNetworkFee: row.actual_network_fee,
+    moneyReceivedAt: row.money_received_at,
+    moneySentAt: row.money_sent_at,
+    amountAnomalyPct: row.amount_anomaly_pct,
+    feePercent: row.fee_percent,
+    lagMs: Number(row.lag_ms),
+  };
 }

@@ -1,6 +1,14 @@
-import { Module } from '@nestjs/common';
-import { QuotesModule as QuotesDomainModule } from '#app/quotes';
+import { DynamicModule, Module } from '@nestjs/common';
+import { QuotesModule as QuotesDomainModule, type QuotesOptions } from '#app/quotes';
 import { QuotesController } from './quotes.controller.js';
 
-@Module({ imports: [QuotesDomainModule], controllers: [QuotesController] })
-export class QuotesModule {}
+@Module({})
+export class QuotesModule {
+  static forRoot(options: QuotesOptions): DynamicModule {
+    return {
+      module: QuotesModule,
+      imports: [QuotesDomainModule.forRoot(options)],
+      controllers: [QuotesController],
+    };
+  }
+}

@@ -1,0 +1,39 @@
+import type { SwapStatus } from '#app/domain';
+
+/** The settlement fields of a swap as the poller keeps them. */
+export interface SettlementFields {
+  payinHash: string | null;
+  payoutHash: string | null;
+  amountActualFrom: string | null;
+  amountActualTo: string | null;
+  actualNetworkFee: string | null;
+  moneyReceivedAt: Date | null;
+  moneySentAt: Date | null;
+  amountAnomalyPct: string | null;
+}
+
+/** What the poller knows about a swap it holds: enough to judge and merge a provider report. */
+export interface PolledSwap extends SettlementFields {
+  id: string;
+  organizationId: string;
+  providerTransactionId: string;
+  status: SwapStatus;
+  from: string;
+  amountFrom: string;
+}
+
+/** A swap this poller holds a lease on, with how late its poll is and its org's fee. */
+export interface ClaimedSwap extends PolledSwap {
+  feePercent: string;
+  lagMs: number;
+}
+
+/** What one poll writes back. */
+export interface PolledUpdate {
+  status: SwapStatus;
+  fields: SettlementFields;
+  /** Null once terminal: terminal swaps are never polled again. */
+  nextPollInMs: number | null;
+  /** Recorded in `swap_events` when the status changed. */
+  transition: { from: SwapStatus; to: SwapStatus; providerStatus: string } | null;
+}
