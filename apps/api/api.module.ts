@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { ApiConfig, ConfigModule } from '#app/config';
+import type { ApiConfig } from '#app/config';
 import { HealthModule } from '#app/health';
 import { PartnersModule } from '#app/partners';
 import { PersistenceModule } from '#app/persistence';
@@ -7,6 +7,7 @@ import { ProviderModule } from '#app/provider';
 import { RateLimitModule, UpstreamGateModule } from '#app/ratelimit';
 import { RedisModule } from '#app/redis';
 import { AddressesModule } from './addresses/addresses.module.js';
+import { AdminAuthModule } from './admin/admin-auth.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { CurrenciesModule } from './currencies/currencies.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
@@ -23,7 +24,7 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
-        ConfigModule.forRoot(config),
+        AdminAuthModule.forRoot({ token: config.adminToken }),
         PersistenceModule.forRoot(config.database.url),
         RedisModule.forRoot(config.redis),
         MetricsModule,
@@ -32,7 +33,7 @@ export class ApiModule {
         UpstreamGateModule.forRoot('partner'),
         ProviderModule.forRoot({ provider: config.provider }),
         PartnersModule.forRoot(config.credentialEncryptionKey),
-        HealthModule,
+        HealthModule.forRoot(config),
         OpenApiModule,
         AdminModule,
         CurrenciesModule,

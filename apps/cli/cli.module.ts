@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { CliConfig, ConfigModule } from '#app/config';
+import type { CliConfig } from '#app/config';
 import { PartnersModule } from '#app/partners';
 import { PersistenceModule } from '#app/persistence';
 import { RedisModule } from '#app/redis';
@@ -11,7 +11,6 @@ export class CliModule {
     return {
       module: CliModule,
       imports: [
-        ConfigModule.forRoot(config),
         PersistenceModule.forRoot(config.database.url),
         RedisModule.forRoot(config.redis),
         PartnersModule.forRoot(config.credentialEncryptionKey),

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { ConfigModule, PollerConfig } from '#app/config';
+import type { PollerConfig } from '#app/config';
 import { HealthProbesModule } from '#app/health';
 import { PersistenceModule } from '#app/persistence';
 import { ProviderModule } from '#app/provider';
@@ -8,7 +8,7 @@ import { RateLimitModule, UpstreamGateModule } from '#app/ratelimit';
 import { RedisModule } from '#app/redis';
 import { SettlementModule } from '#app/settlement';
 import { HousekeepingTick } from './housekeeping.tick.js';
-import { SwapPollerTick } from './swap-poller.tick.js';
+import { POLLER_TICK_OPTIONS, SwapPollerTick } from './swap-poller.tick.js';
 
 @Module({})
 export class PollerModule {
@@ -16,7 +16,6 @@ export class PollerModule {
     return {
       module: PollerModule,
       imports: [
-        ConfigModule.forRoot(config),
         ScheduleModule.forRoot(),
         PersistenceModule.forRoot(config.database.url),
         RedisModule.forRoot(config.redis),
@@ -30,9 +29,13 @@ export class PollerModule {
           leaseMs: config.leaseMs,
           batchSize: config.batchSize,
         }),
-        HealthProbesModule,
+        HealthProbesModule.forRoot(config),
       ],
-      providers: [SwapPollerTick, HousekeepingTick],
+      providers: [
+        { provide: POLLER_TICK_OPTIONS, useValue: { tickMs: config.tickMs } },
+        SwapPollerTick,
+        HousekeepingTick,
+      ],
     };
   }
 }

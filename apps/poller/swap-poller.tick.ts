@@ -8,9 +8,15 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { APP_CONFIG, type PollerConfig } from '#app/config';
 import { PollMetrics, SwapPollingService } from '#app/settlement';
 import { SwapsRepository } from '#app/swaps';
+
+export interface PollerTickOptions {
+  /** `POLLER_TICK_MS`: how often the poller looks for due swaps. */
+  tickMs: number;
+}
+
+export const POLLER_TICK_OPTIONS = Symbol('POLLER_TICK_OPTIONS');
 
 /**
  * The poller's clock: a tick every `tickMs` that never overlaps itself (the next one is armed
@@ -31,7 +37,7 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
     private readonly swaps: SwapsRepository,
     private readonly metrics: PollMetrics,
     private readonly scheduler: SchedulerRegistry,
-    @Inject(APP_CONFIG) private readonly config: PollerConfig,
+    @Inject(POLLER_TICK_OPTIONS) private readonly options: PollerTickOptions,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -69,7 +75,7 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
       this.scheduler.deleteTimeout(this.timerName);
       this.inFlight = this.tick().finally(() => {
         this.inFlight = null;
-        this.arm(this.config.tickMs);
+        this.arm(this.options.tickMs);
       });
     }, delayMs);
     // Registered so the schedule module owns it: listed, and cleared on shutdown.

@@ -1,14 +1,28 @@
-import { Module } from '@nestjs/common';
+import { DynamicModule, Module } from '@nestjs/common';
 import { HealthController } from './health.controller.js';
-import { HealthService } from './health.service.js';
+import { HEALTH_OPTIONS, HealthService, type HealthOptions } from './health.service.js';
 
-@Module({
-  controllers: [HealthController],
-  providers: [HealthService],
-  exports: [HealthService],
-})
-export class HealthModule {}
+/** `/health` and `/ready` as HTTP routes of the app. */
+@Module({})
+export class HealthModule {
+  static forRoot(options: HealthOptions): DynamicModule {
+    return {
+      module: HealthModule,
+      controllers: [HealthController],
+      providers: [{ provide: HEALTH_OPTIONS, useValue: options }, HealthService],
+      exports: [HealthService],
+    };
+  }
+}
 
 /** The same probes without the HTTP controller, for processes that serve them themselves. */
-@Module({ providers: [HealthService], exports: [HealthService] })
-export class HealthProbesModule {}
+@Module({})
+export class HealthProbesModule {
+  static forRoot(options: HealthOptions): DynamicModule {
+    return {
+      module: HealthProbesModule,
+      providers: [{ provide: HEALTH_OPTIONS, useValue: options }, HealthService],
+      exports: [HealthService],
+    };
+  }
+}

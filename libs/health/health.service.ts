@@ -1,7 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { APP_CONFIG, type CommonConfig } from '#app/config';
 import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
 
 /** Flat Health object of the spec. */
@@ -19,6 +18,14 @@ export interface ReadinessReport {
   checks: { db: 'up' | 'down' | 'migrations_pending'; redis: 'up' | 'down' };
 }
 
+/** What `/health` reports about the running build. */
+export interface HealthOptions {
+  version: string;
+  appEnv: string;
+}
+
+export const HEALTH_OPTIONS = Symbol('HEALTH_OPTIONS');
+
 const PROBE_TIMEOUT_MS = 1000;
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -34,7 +41,7 @@ export class HealthService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(KEY_VALUE_STORE) private readonly store: KeyValueStore,
-    @Inject(APP_CONFIG) private readonly config: CommonConfig,
+    @Inject(HEALTH_OPTIONS) private readonly options: HealthOptions,
   ) {}
 
   async health(): Promise<HealthReport> {
@@ -44,8 +51,8 @@ export class HealthService {
       ok: db,
       db: db ? 'up' : 'down',
       latency_ms: Math.round((performance.now() - started) * 100) / 100,
-      version: this.config.version,
-      env: this.config.appEnv,
+      version: this.options.version,
+      env: this.options.appEnv,
     };
   }
 

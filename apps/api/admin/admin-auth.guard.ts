@@ -1,7 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
-import { APP_CONFIG, type ApiConfig } from '#app/config';
 import { AppError, ErrorCode } from '#app/errors';
 
 function sha256(value: string): Buffer {
@@ -17,14 +16,21 @@ export function adminBearerMatches(authorization: string | undefined, token: str
   return timingSafeEqual(sha256(presented), sha256(token)) && presented.length > 0;
 }
 
+export interface AdminAuthOptions {
+  /** `ADMIN_TOKEN`. */
+  token: string;
+}
+
+export const ADMIN_AUTH_OPTIONS = Symbol('ADMIN_AUTH_OPTIONS');
+
 /** `/admin` is for operators only: the admin token, never a partner credential (DECISIONS §5). */
 @Injectable()
 export class AdminAuthGuard implements CanActivate {
-  constructor(@Inject(APP_CONFIG) private readonly config: ApiConfig) {}
+  constructor(@Inject(ADMIN_AUTH_OPTIONS) private readonly options: AdminAuthOptions) {}
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<Request>();
-    if (!adminBearerMatches(request.headers.authorization, this.config.adminToken)) {
+    if (!adminBearerMatches(request.headers.authorization, this.options.token)) {
       throw new AppError(ErrorCode.Unauthenticated, 'Missing or invalid admin token.');
     }
     return true;

@@ -2,7 +2,6 @@ import { Module } from '@nestjs/common';
 import { EarningsModule } from '#app/settlement';
 import { SwapsModule } from '#app/swaps';
 import { AdminAuditController } from './audit.controller.js';
-import { AdminAuthGuard } from './admin-auth.guard.js';
 import { AdminCredentialsController } from './credentials.controller.js';
 import { AdminEarningsController } from './earnings.controller.js';
 import { AdminLegacySwapsController } from './legacy-swaps.controller.js';
@@ -22,6 +21,5 @@ import { AdminOrganizationsController } from './organizations.controller.js';
     AdminLegacySwapsController,
     AdminEarningsController,
   ],
-  providers: [AdminAuthGuard],
 })
 export class AdminModule {}

@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
 import { UPSTREAM_CALL_LISTENER } from '#app/provider';
-import { AdminAuthGuard } from '../admin/admin-auth.guard.js';
 import { ApiMetrics } from './api.metrics.js';
 import { MetricsController } from './metrics.controller.js';
 
@@ -10,7 +9,6 @@ import { MetricsController } from './metrics.controller.js';
   controllers: [MetricsController],
   providers: [
     ApiMetrics,
-    AdminAuthGuard,
     {
       provide: UPSTREAM_CALL_LISTENER,
       useFactory: (metrics: ApiMetrics) => metrics.onUpstreamCall,
