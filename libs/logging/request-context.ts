@@ -7,7 +7,3 @@ export interface RequestContext {
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();
-
-export function currentRequestId(): string | undefined {
-  return requestContext.getStore()?.requestId;
-}

@@ -124,8 +124,3 @@ export function parseBearer(
   }
   return { publicKey: match[1], secret: match[2] };
 }
-
-/** Public key of a well-formed bearer, for logs; never the secret. */
-export function publicKeyOf(header: string | undefined): string | null {
-  return parseBearer(header)?.publicKey ?? null;
-}

@@ -1,12 +1,12 @@
-import { anomalyPercent } from '#app/domain';
+import { anomalyPercent, type SwapMode, type SwapStatus } from '#app/domain';
 import type { SwapEntity } from '#app/persistence';
 
 /** The Swap resource of the spec: every field present, null where unknown. */
 export interface SwapView {
   id: string;
   providerSwapId: string;
-  status: string;
-  mode: string;
+  status: SwapStatus;
+  mode: SwapMode;
   from: string;
   to: string;
   amountFrom: string;

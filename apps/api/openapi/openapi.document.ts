@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { ERROR_TABLE } from '#app/errors';
 
 type Json = unknown;
 
@@ -11,20 +12,7 @@ const ERROR_ENVELOPE = {
       type: 'object',
       required: ['type', 'code', 'message', 'param', 'upstream_code', 'retry_after_ms'],
       properties: {
-        type: {
-          type: 'string',
-          enum: [
-            'validation_error',
-            'authentication_error',
-            'authorization_error',
-            'not_found',
-            'conflict',
-            'unprocessable',
-            'rate_limit_error',
-            'upstream_error',
-            'internal_error',
-          ],
-        },
+        type: { type: 'string', enum: [...new Set(Object.values(ERROR_TABLE).map((e) => e.type))] },
         code: { type: 'string' },
         message: { type: 'string' },
         param: { type: ['string', 'null'] },

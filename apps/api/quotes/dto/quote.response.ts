@@ -1,7 +1,9 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { SWAP_MODES } from '#app/domain';
+import { SWAP_MODES, type SwapMode } from '#app/domain';
+import type { Quote } from '#app/quotes';
 
-export class QuoteView {
+/** The spec's Quote resource, kept in step with the service's `Quote`. */
+export class QuoteView implements Quote {
   @ApiProperty() from: string;
   @ApiProperty() to: string;
   @ApiProperty() amountFrom: string;
@@ -13,7 +15,7 @@ export class QuoteView {
     string | null;
   @ApiProperty() min: string;
   @ApiProperty() max: string;
-  @ApiProperty({ enum: SWAP_MODES }) mode: string;
+  @ApiProperty({ enum: SWAP_MODES }) mode: SwapMode;
   @ApiProperty({ type: 'string', nullable: true }) rateId: string | null;
   @ApiProperty({ type: 'string', format: 'date-time', nullable: true }) expiresAt: string | null;
 }

@@ -1,14 +1,16 @@
-import { SWAP_STATUSES, SWAP_MODES } from '#app/domain';
 import { ApiProperty } from '@nestjs/swagger';
+import { SWAP_MODES, SWAP_STATUSES, type SwapMode, type SwapStatus } from '#app/domain';
+import type { SwapView } from '#app/swaps';
 
 const nullableString = { type: 'string', nullable: true } as const;
 const nullableDate = { type: 'string', format: 'date-time', nullable: true } as const;
 
-export class SwapResource {
+/** The spec's Swap resource; `implements` keeps it in step with what the service returns. */
+export class SwapResource implements SwapView {
   @ApiProperty({ example: '9f86d081884c7d65' }) id: string;
   @ApiProperty() providerSwapId: string;
-  @ApiProperty({ enum: SWAP_STATUSES }) status: string;
-  @ApiProperty({ enum: SWAP_MODES }) mode: string;
+  @ApiProperty({ enum: SWAP_STATUSES }) status: SwapStatus;
+  @ApiProperty({ enum: SWAP_MODES }) mode: SwapMode;
   @ApiProperty() from: string;
   @ApiProperty() to: string;
   @ApiProperty() amountFrom: string;
