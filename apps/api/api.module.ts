@@ -6,6 +6,7 @@ import { PersistenceModule } from '#app/persistence';
 import { ProviderModule } from '#app/provider';
 import { RateLimitModule, UpstreamGateModule } from '#app/ratelimit';
 import { RedisModule } from '#app/redis';
+import { SwapsModule as SwapsDomainModule } from '#app/swaps';
 import { AddressesModule } from './addresses/addresses.module.js';
 import { AdminAuthModule } from './admin/admin-auth.module.js';
 import { AdminModule } from './admin/admin.module.js';
@@ -41,6 +42,7 @@ export class ApiModule {
         AddressesModule,
         QuotesModule.forRoot({ fixedRateTtlSeconds: config.fixedRateTtlSeconds }),
         PublicQuotesModule,
+        SwapsDomainModule.forRoot({ providerTimeoutMs: config.provider.timeoutMs }),
         SwapsModule,
       ],
     };

@@ -120,6 +120,9 @@ export interface AddressValidation {
   message?: string;
 }
 
+/** The longest a partner's upstream call waits for the shared budget before answering 429. */
+export const PARTNER_MAX_GATE_WAIT_MS = 2500;
+
 /** Admission to the shared upstream budget (DECISIONS §3.13); rejects when none is left in time. */
 export interface UpstreamGate {
   acquire(): Promise<void>;

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AppError, ErrorCode } from '#app/errors';
+import { PARTNER_MAX_GATE_WAIT_MS } from '#app/provider';
 import { KEY_VALUE_STORE, RedisStore, type KeyValueStore } from '#app/redis';
 
 /** Who asks for upstream capacity: partner requests wait briefly; background work yields. */
@@ -9,7 +10,6 @@ export type UpstreamPriority = 'partner' | 'background';
 export const UPSTREAM_RATE_PER_SECOND = 10;
 /** A little slack so clock skew and network jitter never push a second over the cap. */
 const SPACING_MS = Math.ceil((1000 / UPSTREAM_RATE_PER_SECOND) * 1.05);
-const PARTNER_MAX_WAIT_MS = 2500;
 const BACKGROUND_POLL_MS = 50;
 const BACKGROUND_MAX_WAIT_MS = 30_000;
 const KEY = 'upstream:tat';
@@ -48,7 +48,7 @@ export class UpstreamBudget {
   /** Resolves when the caller may send one upstream call; partners get 429 past a short wait. */
   async acquire(priority: UpstreamPriority): Promise<void> {
     if (priority === 'partner') {
-      const slot = await this.reserve(PARTNER_MAX_WAIT_MS);
+      const slot = await this.reserve(PARTNER_MAX_GATE_WAIT_MS);
       if (!slot.granted) {
         throw new AppError(
           ErrorCode.UpstreamRateLimited,

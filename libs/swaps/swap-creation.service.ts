@@ -16,6 +16,7 @@ import type { AuthenticatedPartner } from '#app/partners';
 import type { FixedRateEntity, SwapEntity } from '#app/persistence';
 import {
   LIQUIDITY_PROVIDER,
+  PARTNER_MAX_GATE_WAIT_MS,
   ProviderError,
   type LiquidityProvider,
   type ProviderTransaction,
@@ -33,8 +34,29 @@ import { buildSwap } from './swap.factory.js';
 import { toSwapView, type SwapView } from './swap.view.js';
 import { SwapsRepository } from './swaps.repository.js';
 
-/** How long one creation attempt holds its key; longer than any upstream call. */
-const KEY_LOCK_MS = 30_000;
+export interface SwapCreationOptions {
+  /** `PROVIDER_TIMEOUT_MS`: the longest one upstream call may take. */
+  providerTimeoutMs: number;
+}
+
+export const SWAP_CREATION_OPTIONS = Symbol('SWAP_CREATION_OPTIONS');
+
+/** Upstream calls one creation may make in a row: the lookup of a lost answer, pair limits, create. */
+const MAX_UPSTREAM_CALLS_PER_CREATION = 3;
+/** Database round trips and scheduling around them. */
+const KEY_LOCK_MARGIN_MS = 5_000;
+
+/**
+ * How long one creation attempt holds its key: longer than the slowest run of its upstream calls
+ * (each may first wait for the shared budget, then take up to the timeout), so a concurrent retry
+ * can never start a second creation while the first may still reach the provider.
+ */
+export function keyLockMs(providerTimeoutMs: number): number {
+  return (
+    MAX_UPSTREAM_CALLS_PER_CREATION * (providerTimeoutMs + PARTNER_MAX_GATE_WAIT_MS) +
+    KEY_LOCK_MARGIN_MS
+  );
+}
 /** How long a concurrent duplicate waits for the first request to finish (DECISIONS §3.8). */
 const DUPLICATE_WAIT_MS = 10_000;
 const DUPLICATE_POLL_MS = 100;
@@ -63,6 +85,7 @@ export class SwapCreationService {
     private readonly swaps: SwapsRepository,
     @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
     @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(SWAP_CREATION_OPTIONS) private readonly options: SwapCreationOptions,
   ) {}
 
   async create(
@@ -105,7 +128,7 @@ export class SwapCreationService {
         credentialId,
         key,
         fingerprint,
-        KEY_LOCK_MS,
+        keyLockMs(this.options.providerTimeoutMs),
       );
       switch (reservation.outcome) {
         case 'acquired':

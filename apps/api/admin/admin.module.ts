@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
 import { EarningsModule } from '#app/settlement';
-import { SwapsModule } from '#app/swaps';
 import { AdminAuditController } from './audit.controller.js';
 import { AdminCredentialsController } from './credentials.controller.js';
 import { AdminEarningsController } from './earnings.controller.js';
@@ -13,7 +12,7 @@ import { AdminOrganizationsController } from './organizations.controller.js';
  * authenticator that serves partner requests.
  */
 @Module({
-  imports: [SwapsModule, EarningsModule],
+  imports: [EarningsModule],
   controllers: [
     AdminOrganizationsController,
     AdminCredentialsController,

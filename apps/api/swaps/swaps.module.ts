@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { SwapsModule as SwapsDomainModule } from '#app/swaps';
 import { SwapsController } from './swaps.controller.js';
 
-@Module({ imports: [SwapsDomainModule], controllers: [SwapsController] })
+/** Needs the global SwapsModule of `#app/swaps` (imported once by the api root). */
+@Module({ controllers: [SwapsController] })
 export class SwapsModule {}
