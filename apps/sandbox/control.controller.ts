@@ -3,9 +3,10 @@ import type { SandboxStats } from './call.stats.js';
 import { DepositDto } from './dto/deposit.dto.js';
 import { FaultDto } from './dto/fault.dto.js';
 import { ForceStatusDto } from './dto/force-status.dto.js';
-import { ExchangeService, type SandboxTransactionView } from './exchange.service.js';
+import { ExchangeService } from './exchange.service.js';
 import type { Fault } from './fault.book.js';
 import { RpcService } from './rpc.service.js';
+import type { SandboxTransactionView } from './wire.mapper.js';
 
 /** Test and demo controls (DECISIONS §4); errors use the service's envelope. */
 @Controller('sandbox')

@@ -5,6 +5,7 @@ import { RPC_METHODS, verifyProviderRequest, type RpcMethod } from '#app/provide
 import { CallStats } from './call.stats.js';
 import { ExchangeService } from './exchange.service.js';
 import { FaultBook, type Fault } from './fault.book.js';
+import { idsRequested } from './params.reader.js';
 import { INVALID_REQUEST, RpcFailure } from './rpc-failure.js';
 import { SANDBOX_OPTIONS, type ResolvedSandboxOptions } from './sandbox.options.js';
 
@@ -74,7 +75,7 @@ export class RpcService implements OnApplicationShutdown {
     const params = envelope.params;
     this.stats.record(
       method,
-      method === 'getTransactions' ? this.exchange.idsRequested(params) : null,
+      method === 'getTransactions' ? idsRequested(params) : null,
       Date.now(),
     );
     const fault = this.faults.take(method);

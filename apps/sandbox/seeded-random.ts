@@ -4,10 +4,15 @@ import type { RandomGenerator } from 'pure-rand/types/RandomGenerator';
 
 /** Reproducible from its seed; the sandbox needs repeatability, not secrecy. */
 export class SeededRandom {
-  private readonly generator: RandomGenerator;
+  private generator: RandomGenerator;
 
-  constructor(seed: number) {
+  constructor(private readonly seed: number) {
     this.generator = xoroshiro128plus(seed);
+  }
+
+  /** Starts the sequence over, for everyone holding this generator. */
+  reset(): void {
+    this.generator = xoroshiro128plus(this.seed);
   }
 
   /** Uniform integer in [0, max). */

@@ -7,8 +7,8 @@ import {
   type StartSandboxOptions,
 } from '../../apps/sandbox/sandbox.bootstrap.js';
 import type { SandboxStats } from '../../apps/sandbox/call.stats.js';
-import type { SandboxTransactionView } from '../../apps/sandbox/exchange.service.js';
 import type { Fault, FaultMode } from '../../apps/sandbox/fault.book.js';
+import type { SandboxTransactionView } from '../../apps/sandbox/wire.mapper.js';
 import { providerKeyPair } from './keys.js';
 
 export type { SandboxServer, SandboxStats, SandboxTransactionView, Fault, FaultMode };

@@ -1,0 +1,48 @@
+import type { Decimal } from 'decimal.js';
+import type { ProviderStatus, SwapMode } from '#app/domain';
+import type { SandboxCurrency } from './catalogue.js';
+
+/** The lifecycle after a deposit, one step per `stepMs`. */
+export const LIFECYCLE_STEPS = ['confirming', 'exchanging', 'sending', 'finished'] as const;
+export type LifecycleStep = (typeof LIFECYCLE_STEPS)[number];
+
+export interface Deposit {
+  amount: Decimal;
+  atMs: number;
+  hash: string;
+}
+
+export interface Payout {
+  amount: Decimal;
+  hash: string;
+}
+
+/** A running lifecycle: the step entered at `sinceMs`. */
+export interface LifecycleRun {
+  step: LifecycleStep;
+  sinceMs: number;
+}
+
+/** A transaction as the sandbox keeps it; the wire mapper turns it into upstream's shapes. */
+export interface SandboxTransaction {
+  id: string;
+  type: SwapMode;
+  from: SandboxCurrency;
+  to: SandboxCurrency;
+  payinAddress: string;
+  payoutAddress: string;
+  refundAddress: string | null;
+  amountExpectedFrom: Decimal;
+  amountExpectedTo: Decimal;
+  networkFee: Decimal;
+  rate: Decimal;
+  createdAtMs: number;
+  payTillMs: number | null;
+  status: ProviderStatus;
+  /** Null when the status is frozen. */
+  clock: LifecycleRun | null;
+  deposit: Deposit | null;
+  /** Decided at deposit time, reported once the payout is sent. */
+  payout: Payout | null;
+  moneySentMs: number | null;
+}

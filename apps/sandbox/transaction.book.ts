@@ -1,0 +1,176 @@
+import { Decimal } from 'decimal.js';
+import { base58 } from '@scure/base';
+import type { ProviderStatus, SwapMode } from '#app/domain';
+import { generateAddress, type Chain } from '#app/chains';
+import { AppError, ErrorCode } from '#app/errors';
+import type { SandboxCurrency } from './catalogue.js';
+import {
+  awaitsDeposit,
+  impliesDeposit,
+  isLifecycleStep,
+  missedDeposit,
+  type LifecycleClock,
+} from './lifecycle.clock.js';
+import type { Market } from './market.js';
+import type { Payout, SandboxTransaction } from './sandbox-transaction.js';
+import type { SeededRandom } from './seeded-random.js';
+
+/** What `getTransactions` filters and pages by. */
+export interface TransactionsQuery {
+  /** Only these ids; null: any. */
+  ids: string[] | null;
+  payoutAddress: string | null;
+  limit: number;
+  offset: number;
+}
+
+/** A transaction as created: its terms, before any deposit. */
+export interface NewTransaction {
+  type: SwapMode;
+  from: SandboxCurrency;
+  to: SandboxCurrency;
+  payoutAddress: string;
+  refundAddress: string | null;
+  amountExpectedFrom: Decimal;
+  amountExpectedTo: Decimal;
+  networkFee: Decimal;
+  rate: Decimal;
+  payTillMs: number | null;
+}
+
+export function matchesQuery(tx: SandboxTransaction, query: TransactionsQuery): boolean {
+  return (
+    (query.ids === null || query.ids.includes(tx.id)) &&
+    (query.payoutAddress === null || tx.payoutAddress === query.payoutAddress)
+  );
+}
+
+const EVM_CHAINS = new Set<Chain>([
+  'ethereum',
+  'ethereum_classic',
+  'binance_smart_chain',
+  'polygon',
+]);
+
+/**
+ * The sandbox's transactions, each read through the lifecycle clock, and what happens to them on
+ * the chains: deposits arrive, payouts leave. Ids, addresses and hashes come from the seeded
+ * generator, so a run is reproducible.
+ */
+export class TransactionBook {
+  private readonly transactions = new Map<string, SandboxTransaction>();
+
+  constructor(
+    private readonly random: SeededRandom,
+    private readonly market: Market,
+    private readonly clock: LifecycleClock,
+  ) {}
+
+  open(terms: NewTransaction, now: number): SandboxTransaction {
+    let id = this.random.alphanumeric(16);
+    while (this.transactions.has(id)) {
+      id = this.random.alphanumeric(16);
+    }
+    const tx: SandboxTransaction = {
+      id,
+      ...terms,
+      payinAddress: generateAddress(terms.from.blockchain, (n) => this.random.bytes(n)),
+      createdAtMs: now,
+      status: 'new',
+      clock: null,
+      deposit: null,
+      payout: null,
+      moneySentMs: null,
+    };
+    this.transactions.set(id, tx);
+    return tx;
+  }
+
+  /** The transaction as of `now`, or null when there is none. */
+  get(id: string, now: number): SandboxTransaction | null {
+    const tx = this.transactions.get(id);
+    return tx ? this.clock.advance(tx, now) : null;
+  }
+
+  /** The transaction as of `now`, for the control API: an unknown id is a 404. */
+  find(id: string, now: number): SandboxTransaction {
+    const tx = this.get(id, now);
+    if (!tx) {
+      throw new AppError(ErrorCode.NotFound, `No sandbox transaction ${id}.`, { param: 'id' });
+    }
+    return tx;
+  }
+
+  /** Newest first, as of `now`. */
+  list(query: TransactionsQuery, now: number): SandboxTransaction[] {
+    return [...this.transactions.values()]
+      .map((tx) => this.clock.advance(tx, now))
+      .filter((tx) => matchesQuery(tx, query))
+      .reverse()
+      .slice(query.offset, query.offset + query.limit);
+  }
+
+  /** The user's deposit arrives now (or, with `late`, after the deadline); by default in full. */
+  deposit(id: string, amount: string | undefined, late: boolean, now: number): SandboxTransaction {
+    const tx = this.find(id, now);
+    if (!awaitsDeposit(tx)) {
+      throw new AppError(
+        ErrorCode.InvalidRequest,
+        `Transaction ${id} is ${tx.status}, not awaiting a deposit.`,
+        { param: 'id' },
+      );
+    }
+    const received = amount === undefined ? tx.amountExpectedFrom : new Decimal(amount);
+    tx.deposit = { amount: received, atMs: now, hash: this.hash(tx.from.blockchain) };
+    const missed = missedDeposit(tx, tx.deposit, late);
+    if (missed === null) {
+      tx.payout = this.payout(tx, received, now);
+    }
+    return this.clock.enter(tx, missed ?? 'confirming', now);
+  }
+
+  /**
+   * Any status, now. A status that implies money moved gets the deposit (in full) and, for a
+   * lifecycle step, the payout it lacks.
+   */
+  force(id: string, status: ProviderStatus, now: number): SandboxTransaction {
+    const tx = this.find(id, now);
+    if (impliesDeposit(status)) {
+      tx.deposit ??= {
+        amount: tx.amountExpectedFrom,
+        atMs: now,
+        hash: this.hash(tx.from.blockchain),
+      };
+    }
+    if (isLifecycleStep(status) && tx.deposit !== null) {
+      tx.payout ??= this.payout(tx, tx.deposit.amount, now);
+    }
+    return this.clock.enter(tx, status, now);
+  }
+
+  clear(): void {
+    this.transactions.clear();
+  }
+
+  /** The expected amount pays as promised; any other pays at the swap's rate, net of the fee. */
+  private payout(tx: SandboxTransaction, received: Decimal, now: number): Payout {
+    let amount = tx.amountExpectedTo;
+    if (!received.eq(tx.amountExpectedFrom)) {
+      const gross =
+        tx.type === 'fixed'
+          ? received.mul(tx.rate).toDecimalPlaces(tx.to.precision, Decimal.ROUND_DOWN)
+          : this.market.floatPrice(tx.from, tx.to, received, now).amountTo;
+      amount = Decimal.max(0, gross.minus(tx.networkFee));
+    }
+    return { amount, hash: this.hash(tx.to.blockchain) };
+  }
+
+  /** A transaction hash in the chain's own notation. */
+  private hash(chain: Chain): string {
+    if (chain === 'solana') {
+      return base58.encode(this.random.bytes(64));
+    }
+    const hex = this.random.hex(64);
+    return EVM_CHAINS.has(chain) ? `0x${hex}` : hex;
+  }
+}
