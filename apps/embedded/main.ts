@@ -35,49 +35,94 @@ await runProcess('embedded', async () => {
     resolveLogFormat(env, process.stdout.isTTY ? 'pretty' : 'json'),
   );
   const shutdown: (() => Promise<void>)[] = [];
-
-  if (!embedded.databaseUrl) {
-    const postgres = await startEmbeddedPostgres(
-      embedded.dataDir,
-      embedded.postgresPort,
-      secrets.postgresPassword,
-      logger,
-    );
-    env.DATABASE_URL = postgres.url;
-    shutdown.unshift(() => postgres.stop());
-  }
-  if (!embedded.providerUrl) {
-    const sandbox = await startSandbox(loadSandboxConfig(env), logger);
-    env.PROVIDER_URL = sandbox.url;
-    shutdown.unshift(() => sandbox.close());
-  }
-
-  const apiConfig = loadApiConfig(env, { allowInProcessStores: true });
-  await runMigrations(apiConfig.database.url);
-  const api = await createApiApp(apiConfig, logger, { shutdownHooks: false });
-  await api.listen(apiConfig.port, '0.0.0.0');
-  shutdown.unshift(() => api.close());
-  const poller = await startPoller(loadPollerConfig(env, { allowInProcessStores: true }), logger, {
-    shutdownHooks: false,
-  });
-  shutdown.unshift(() => poller.close());
-
-  const demo = await ensureDemoOrganization(api);
-  process.stdout.write(
-    demoBanner(`http://127.0.0.1:${apiConfig.port}`, demo, apiConfig.adminToken),
-  );
-
   let stopping = false;
+  let starting: Promise<unknown> = Promise.resolve();
+  // Armed before anything starts: a Ctrl-C during start-up waits for the step in flight, then
+  // stops what is running, the apps before the database.
   const stop = (signal: string): void => {
     if (stopping) {
       return;
     }
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    void shutdown
-      .reduce((chain, step) => chain.then(step).catch(() => undefined), Promise.resolve())
+    void starting
+      .catch(() => undefined)
+      .then(() =>
+        shutdown.reduce(
+          (chain, step) =>
+            chain.then(step).catch((error: unknown) => {
+              logger.warn(
+                { err: error instanceof Error ? error.message : String(error) },
+                'stop step failed',
+              );
+            }),
+          Promise.resolve(),
+        ),
+      )
       .finally(() => process.exit(0));
   };
   process.once('SIGINT', () => stop('SIGINT'));
   process.once('SIGTERM', () => stop('SIGTERM'));
+  const step = async <T>(start: () => Promise<T>): Promise<T | null> => {
+    if (stopping) {
+      return null;
+    }
+    const running = start();
+    starting = running;
+    return running;
+  };
+
+  if (!embedded.databaseUrl) {
+    const postgres = await step(() =>
+      startEmbeddedPostgres(
+        embedded.dataDir,
+        embedded.postgresPort,
+        secrets.postgresPassword,
+        logger,
+      ),
+    );
+    if (!postgres) {
+      return;
+    }
+    env.DATABASE_URL = postgres.url;
+    shutdown.unshift(() => postgres.stop());
+  }
+  if (!embedded.providerUrl) {
+    const sandbox = await step(() =>
+      startSandbox(loadSandboxConfig(env), logger, { shutdownHooks: false }),
+    );
+    if (!sandbox) {
+      return;
+    }
+    env.PROVIDER_URL = sandbox.url;
+    shutdown.unshift(() => sandbox.close());
+  }
+
+  const apiConfig = loadApiConfig(env, { allowInProcessStores: true });
+  const api = await step(async () => {
+    await runMigrations(apiConfig.database.url);
+    const app = await createApiApp(apiConfig, logger, { shutdownHooks: false });
+    await app.listen(apiConfig.port, '0.0.0.0');
+    return app;
+  });
+  if (!api) {
+    return;
+  }
+  shutdown.unshift(() => api.close());
+  const poller = await step(() =>
+    startPoller(loadPollerConfig(env, { allowInProcessStores: true }), logger, {
+      shutdownHooks: false,
+    }),
+  );
+  if (!poller) {
+    return;
+  }
+  shutdown.unshift(() => poller.close());
+
+  const demo = await step(() => ensureDemoOrganization(api));
+  if (demo) {
+    process.stdout.write(
+      demoBanner(`http://127.0.0.1:${apiConfig.port}`, demo, apiConfig.adminToken),
+    );
+  }
 });

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
 import type { ProviderStatus } from '#app/domain';
 import { validateAddress } from '#app/chains';
-import { APP_CONFIG, type SandboxConfig } from '#app/config';
+import type { SandboxConfig } from '#app/config';
 import type {
   WireAddressValidation,
   WireCreatedTransaction,
@@ -18,7 +18,7 @@ import { Market } from './market.js';
 import { ParamsReader } from './params.reader.js';
 import { checkQuotedAmount, checkQuotedPair, RateBook } from './rate.book.js';
 import { amountBelowMin, INVALID_PARAMS, RpcFailure } from './rpc-failure.js';
-import { SANDBOX_OPTIONS, type ResolvedSandboxOptions } from './sandbox.options.js';
+import { SANDBOX_OPTIONS, type ResolvedSandboxOptions, SANDBOX_CONFIG } from './sandbox.options.js';
 import { SeededRandom } from './seeded-random.js';
 import { TransactionBook } from './transaction.book.js';
 import {
@@ -55,7 +55,7 @@ export class ExchangeService {
   private readonly transactions: TransactionBook;
 
   constructor(
-    @Inject(APP_CONFIG) config: SandboxConfig,
+    @Inject(SANDBOX_CONFIG) config: SandboxConfig,
     @Inject(SANDBOX_OPTIONS) private readonly options: ResolvedSandboxOptions,
   ) {
     this.random = new SeededRandom(config.seed);

@@ -1,13 +1,13 @@
 import { createPublicKey, KeyObject } from 'node:crypto';
 import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, type SandboxConfig } from '#app/config';
+import type { SandboxConfig } from '#app/config';
 import { RPC_METHODS, verifyProviderRequest, type RpcMethod } from '#app/provider';
 import { CallStats } from './call.stats.js';
 import { ExchangeService } from './exchange.service.js';
 import { FaultBook, type Fault } from './fault.book.js';
 import { idsRequested } from './params.reader.js';
 import { INVALID_REQUEST, RpcFailure } from './rpc-failure.js';
-import { SANDBOX_OPTIONS, type ResolvedSandboxOptions } from './sandbox.options.js';
+import { SANDBOX_OPTIONS, type ResolvedSandboxOptions, SANDBOX_CONFIG } from './sandbox.options.js';
 
 /** An HTTP answer of the JSON-RPC endpoint. */
 export interface RpcReply {
@@ -39,7 +39,7 @@ export class RpcService implements OnApplicationShutdown {
   private readonly held = new Set<{ timer: NodeJS.Timeout; release: () => void }>();
 
   constructor(
-    @Inject(APP_CONFIG) config: SandboxConfig,
+    @Inject(SANDBOX_CONFIG) config: SandboxConfig,
     @Inject(SANDBOX_OPTIONS) private readonly options: ResolvedSandboxOptions,
     private readonly exchange: ExchangeService,
   ) {

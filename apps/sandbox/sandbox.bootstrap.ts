@@ -21,6 +21,8 @@ export interface SandboxServer {
 export interface StartSandboxOptions extends SandboxOptions {
   /** Interface to listen on [127.0.0.1]. */
   host?: string;
+  /** Off when several apps share one process and it handles signals itself (embedded start). */
+  shutdownHooks?: boolean;
 }
 
 /** Starts the sandbox provider on `config.port` (0: an ephemeral port). */
@@ -36,7 +38,7 @@ export async function startSandbox(
   // The signature covers the exact body bytes, so /v2 keeps them raw; the JSON parser that
   // configureHttpApp installs afterwards sees a consumed body and leaves it alone.
   app.use('/v2', express.raw({ type: () => true, limit: BODY_LIMIT_BYTES }));
-  configureHttpApp(app, { logger });
+  configureHttpApp(app, { logger, shutdownHooks: options.shutdownHooks });
   await app.listen(config.port, options.host ?? '127.0.0.1');
   const server = app.getHttpServer();
   const { port } = server.address() as AddressInfo;

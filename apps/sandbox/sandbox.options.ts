@@ -25,3 +25,6 @@ export function resolveSandboxOptions(options: SandboxOptions = {}): ResolvedSan
 }
 
 export const SANDBOX_OPTIONS = Symbol('SANDBOX_OPTIONS');
+
+/** The sandbox process's validated configuration (`SANDBOX_*` variables). */
+export const SANDBOX_CONFIG = Symbol('SANDBOX_CONFIG');

@@ -1,3 +1,2 @@
 export * from './app.config.js';
 export * from './config.error.js';
-export * from './config.module.js';

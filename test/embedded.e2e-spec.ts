@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { freePort, waitUntil } from './support/wait.js';
+
+/** `npm start` as a person runs it: the embedded start in a terminal's process group. */
+describe('Embedded start (npm start)', () => {
+  let dataDir: string;
+  let child: ChildProcess;
+  let output = '';
+  let apiUrl: string;
+
+  beforeAll(async () => {
+    dataDir = await mkdtemp(join(tmpdir(), 'embedded-start-'));
+    // Like a checkout's `.data`: the database server's own user must be able to reach it.
+    await chmod(dataDir, 0o755);
+    const [port, pollerPort, sandboxPort, postgresPort] = [
+      await freePort(),
+      await freePort(),
+      await freePort(),
+      await freePort(),
+    ];
+    apiUrl = `http://127.0.0.1:${port}`;
+    // A group of its own, like the foreground job of a terminal: Ctrl-C signals the whole group.
+    child = spawn(process.execPath, ['dist/apps/embedded/main.js'], {
+      detached: true,
+      env: {
+        PATH: process.env.PATH,
+        DATA_DIR: dataDir,
+        PORT: String(port),
+        POLLER_HEALTH_PORT: String(pollerPort),
+        SANDBOX_PORT: String(sandboxPort),
+        EMBEDDED_POSTGRES_PORT: String(postgresPort),
+        LOG_FORMAT: 'json',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitUntil(
+      'the embedded start to answer /health',
+      async () => {
+        if (child.exitCode !== null) {
+          throw new Error(`the embedded start exited: ${output.slice(-2000)}`);
+        }
+        const res = await fetch(`${apiUrl}/health`).catch(() => null);
+        return res?.status === 200 && ((await res.json()) as { db: string }).db === 'up';
+      },
+      90_000,
+      200,
+    );
+  }, 120_000);
+
+  afterAll(async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      process.kill(-child.pid!, 'SIGKILL');
+    }
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it('stops cleanly on Ctrl-C: apps first, the database last, no error logged', async () => {
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    process.kill(-child.pid!, 'SIGINT');
+
+    expect(await exited).toBe(0);
+    const lines = output
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as { level: number; msg: string });
+    expect(lines.filter((line) => line.level >= 50)).toEqual([]);
+    expect(lines.map((line) => line.msg)).toEqual(
+      expect.arrayContaining(['shutting down', 'poller stopped']),
+    );
+    // PostgreSQL removes its pid file once it has shut down.
+    expect(existsSync(join(dataDir, 'pg', 'postmaster.pid'))).toBe(false);
+  }, 30_000);
+});
