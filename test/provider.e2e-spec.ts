@@ -146,7 +146,6 @@ describe(ChangellyAdapter.name, () => {
       expect(validateAddress('bitcoin', sutTx.payinAddress)).toEqual({ valid: true });
       expect(sutTx.createdAt).toMatch(ISO);
       expect(Math.abs(Date.parse(sutTx.createdAt) - Date.now())).toBeLessThan(5000);
-      expect(await sut.getStatus(sutTx.id)).toBe('waiting');
     });
 
     it('creates a fixed transaction once per rate id', async () => {
@@ -171,7 +170,7 @@ describe(ChangellyAdapter.name, () => {
         code: ErrorCode.RateExpired,
         status: 409,
         upstreamCode: -32602,
-        reason: 'rate',
+        param: 'rateId',
         method: 'createFixTransaction',
       });
     });
@@ -277,13 +276,13 @@ describe(ChangellyAdapter.name, () => {
       expect(pair).toMatchObject({
         code: ErrorCode.InvalidRequest,
         upstreamCode: -32602,
-        reason: 'pair',
         param: 'pair',
       });
       expect(address).toMatchObject({
         code: ErrorCode.InvalidRequest,
         upstreamCode: -32602,
-        reason: 'address',
+        param: null,
+        upstreamMessage: expect.stringMatching(/address/i),
       });
     });
   });
@@ -347,7 +346,7 @@ describe(ChangellyAdapter.name, () => {
       await sandbox.control.setFault({ method: '*', mode: 'timeout', delayMs: 10_000 });
       const started = Date.now();
 
-      const error = await providerError(sut.getStatus('anything'));
+      const error = await providerError(sut.getTransactions({ ids: ['anything'] }));
 
       expect(Date.now() - started).toBeLessThan(3000);
       expect(error).toMatchObject({
@@ -362,13 +361,13 @@ describe(ChangellyAdapter.name, () => {
       await closed.close();
       const adapter = new ChangellyAdapter(testProviderConfig(closed.url));
 
-      const error = await providerError(adapter.getStatus('x'));
+      const error = await providerError(adapter.getTransactions({ ids: ['x'] }));
 
       expect(error).toMatchObject({ code: ErrorCode.UpstreamUnavailable, status: 503 });
     });
 
     it('serves the armed fault count times, then answers normally', async () => {
-      await sandbox.control.setFault({ method: 'getStatus', mode: 'http_500', count: 2 });
+      await sandbox.control.setFault({ method: 'getTransactions', mode: 'http_500', count: 2 });
       const tx = await sut.createTransaction({
         from: 'btc',
         to: 'eth',
@@ -376,9 +375,11 @@ describe(ChangellyAdapter.name, () => {
         address: ethAddress(),
       });
 
-      await expect(sut.getStatus(tx.id)).rejects.toBeInstanceOf(ProviderError);
-      await expect(sut.getStatus(tx.id)).rejects.toBeInstanceOf(ProviderError);
-      await expect(sut.getStatus(tx.id)).resolves.toBe('waiting');
+      await expect(sut.getTransactions({ ids: [tx.id] })).rejects.toBeInstanceOf(ProviderError);
+      await expect(sut.getTransactions({ ids: [tx.id] })).rejects.toBeInstanceOf(ProviderError);
+      await expect(sut.getTransactions({ ids: [tx.id] })).resolves.toEqual([
+        expect.objectContaining({ id: tx.id, status: 'waiting' }),
+      ]);
     });
   });
 

@@ -1,5 +1,6 @@
 export * from './changelly.adapter.js';
 export * from './changelly.wire.js';
+export * from './json-rpc.client.js';
 export * from './liquidity-provider.js';
 export * from './provider.error.js';
 export * from './provider.module.js';

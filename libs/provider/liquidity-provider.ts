@@ -14,7 +14,6 @@ export interface LiquidityProvider {
   createFixedTransaction(request: CreateFixedTransactionRequest): Promise<ProviderTransaction>;
   /** By ids (at most 10 per call) or by payout address; newest first. */
   getTransactions(query: TransactionQuery): Promise<ProviderTransaction[]>;
-  getStatus(id: string): Promise<SwapStatus>;
   validateAddress(currency: string, address: string): Promise<AddressValidation>;
 }
 

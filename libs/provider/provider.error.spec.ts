@@ -9,27 +9,18 @@ describe(mapRpcError.name, () => {
       ErrorCode.AmountBelowMin,
       400,
       'amountFrom',
-      'amount',
     ],
-    [
-      -32600,
-      'Invalid amount: maximal amount is 12.5',
-      ErrorCode.AmountAboveMax,
-      400,
-      'amountFrom',
-      'amount',
-    ],
-    [-32600, 'You reached requests limit', ErrorCode.UpstreamRateLimited, 429, null, 'other'],
-    [-32600, 'Unauthorized', ErrorCode.UpstreamNotConfigured, 503, null, 'other'],
-    [-32602, 'rateId was expired or already used', ErrorCode.RateExpired, 409, 'rateId', 'rate'],
-    [-32602, 'Invalid address', ErrorCode.InvalidRequest, 400, null, 'address'],
-    [-32602, 'Invalid refund address', ErrorCode.InvalidRequest, 400, null, 'address'],
+    [-32600, 'Invalid amount: maximal amount is 12.5', ErrorCode.AmountAboveMax, 400, 'amountFrom'],
+    [-32600, 'You reached requests limit', ErrorCode.UpstreamRateLimited, 429, null],
+    [-32600, 'Unauthorized', ErrorCode.UpstreamNotConfigured, 503, null],
+    [-32602, 'rateId was expired or already used', ErrorCode.RateExpired, 409, 'rateId'],
+    [-32602, 'Invalid address', ErrorCode.InvalidRequest, 400, null],
+    [-32602, 'Invalid refund address', ErrorCode.InvalidRequest, 400, null],
     [
       -32602,
       'Invalid currency pair: btc to dash is not available',
       ErrorCode.InvalidRequest,
       400,
-      'pair',
       'pair',
     ],
     [
@@ -38,11 +29,10 @@ describe(mapRpcError.name, () => {
       ErrorCode.InvalidRequest,
       400,
       'amountFrom',
-      'amount',
     ],
-    [-32603, 'Internal error', ErrorCode.UpstreamError, 502, null, 'other'],
-    [-32601, 'Method not found', ErrorCode.UpstreamError, 502, null, 'other'],
-  ] as const)('maps %d "%s" to %s', (code, message, expected, status, param, reason) => {
+    [-32603, 'Internal error', ErrorCode.UpstreamError, 502, null],
+    [-32601, 'Method not found', ErrorCode.UpstreamError, 502, null],
+  ] as const)('maps %d "%s" to %s', (code, message, expected, status, param) => {
     const sut = mapRpcError('getExchangeAmount', code, message);
 
     expect(sut).toBeInstanceOf(ProviderError);
@@ -50,7 +40,6 @@ describe(mapRpcError.name, () => {
       code: expected,
       status,
       param,
-      reason,
       upstreamCode: code,
       upstreamMessage: message,
       method: 'getExchangeAmount',
@@ -69,6 +58,8 @@ describe(mapRpcError.name, () => {
   });
 
   it('asks a rate-limited caller to wait', () => {
-    expect(mapRpcError('getStatus', -32600, 'You reached requests limit').retryAfterMs).toBe(1000);
+    expect(mapRpcError('getTransactions', -32600, 'You reached requests limit').retryAfterMs).toBe(
+      1000,
+    );
   });
 });

@@ -1,12 +1,8 @@
 import { AppError, ErrorCode } from '#app/errors';
 
-/** What a -32602 / -32600 rejection was about, so callers can tell an unsupported pair from a bad address. */
-export type ProviderErrorReason = 'pair' | 'address' | 'amount' | 'rate' | 'other';
-
 export interface ProviderErrorOptions {
   /** The upstream JSON-RPC method that failed. */
   method: string;
-  reason?: ProviderErrorReason;
   param?: string | null;
   upstreamCode?: number | null;
   upstreamMessage?: string | null;
@@ -22,7 +18,6 @@ export interface ProviderErrorOptions {
  */
 export class ProviderError extends AppError {
   readonly method: string;
-  readonly reason: ProviderErrorReason;
   readonly upstreamMessage: string | null;
   readonly bound: string | null;
 
@@ -35,7 +30,6 @@ export class ProviderError extends AppError {
     });
     this.name = 'ProviderError';
     this.method = options.method;
-    this.reason = options.reason ?? 'other';
     this.upstreamMessage = options.upstreamMessage ?? null;
     this.bound = options.bound ?? null;
   }
@@ -47,20 +41,15 @@ const DECIMAL = '(\\d+(?:\\.\\d+)?)';
 const MIN_AMOUNT = new RegExp(`minim(?:al|um) amount[^\\d]*${DECIMAL}`, 'i');
 const MAX_AMOUNT = new RegExp(`maxim(?:al|um) amount[^\\d]*${DECIMAL}`, 'i');
 
-function classify(message: string): ProviderErrorReason {
-  if (/rate ?id/i.test(message)) {
-    return 'rate';
-  }
-  if (/address/i.test(message)) {
-    return 'address';
+/** The request field a -32602 rejection names, as far as its message tells: a pair or an amount. */
+function rejectedParam(message: string): 'pair' | 'amountFrom' | null {
+  if (/rate ?id|address/i.test(message)) {
+    return null;
   }
   if (/currenc|pair/i.test(message)) {
     return 'pair';
   }
-  if (/amount/i.test(message)) {
-    return 'amount';
-  }
-  return 'other';
+  return /amount/i.test(message) ? 'amountFrom' : null;
 }
 
 /** The JSON-RPC error table of DECISIONS §4. */
@@ -74,7 +63,6 @@ export function mapRpcError(method: string, code: number, message: string): Prov
         `The amount is below the minimum of ${min[1]}.`,
         {
           ...base,
-          reason: 'amount',
           param: 'amountFrom',
           bound: min[1],
         },
@@ -87,7 +75,6 @@ export function mapRpcError(method: string, code: number, message: string): Prov
         `The amount is above the maximum of ${max[1]}.`,
         {
           ...base,
-          reason: 'amount',
           param: 'amountFrom',
           bound: max[1],
         },
@@ -99,24 +86,19 @@ export function mapRpcError(method: string, code: number, message: string): Prov
     if (/unauthori[sz]ed|signature|api key/i.test(message)) {
       return notConfigured(method, code, message);
     }
-    return new ProviderError(ErrorCode.InvalidRequest, message, {
-      ...base,
-      reason: classify(message),
-    });
+    return new ProviderError(ErrorCode.InvalidRequest, message, base);
   }
   if (code === -32602) {
     if (/rateId was expired or already used/i.test(message)) {
       return new ProviderError(
         ErrorCode.RateExpired,
         'The fixed rate has expired or was already used. Request a new quote.',
-        { ...base, reason: 'rate', param: 'rateId' },
+        { ...base, param: 'rateId' },
       );
     }
-    const reason = classify(message);
     return new ProviderError(ErrorCode.InvalidRequest, message, {
       ...base,
-      reason,
-      param: reason === 'pair' ? 'pair' : reason === 'amount' ? 'amountFrom' : null,
+      param: rejectedParam(message),
     });
   }
   return new ProviderError(

@@ -1,7 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { ProviderConfig } from '#app/config';
 import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
-import { ChangellyAdapter, type UpstreamCallEvent } from './changelly.adapter.js';
+import { ChangellyAdapter } from './changelly.adapter.js';
+import type { UpstreamCallEvent } from './json-rpc.client.js';
 import { LIQUIDITY_PROVIDER, UPSTREAM_GATE, type UpstreamGate } from './liquidity-provider.js';
 
 /** Told about every call that reached the provider (metrics); optional. */

@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
-import { netOfNetworkFee } from '#app/domain';
+import { applyFee, netOfNetworkFee } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { CatalogueService, parseAmount, type ResolvedPair } from '#app/catalogue';
 import { LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provider';
-import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
+import { KEY_VALUE_STORE, TieredCache, type KeyValueStore } from '#app/redis';
 import type { PublicQuoteResponse } from './dto/public-quote.response.js';
 
 /** The standard service fee built into public prices (DECISIONS: docs/decisions.md). */
@@ -28,8 +28,6 @@ interface PairReference {
   unitRate: string;
   rate: string;
   networkFee: string;
-  /** When the provider was asked (ms since epoch). */
-  fetchedAt: number;
 }
 
 /**
@@ -38,14 +36,16 @@ interface PairReference {
  */
 @Injectable()
 export class PublicQuotesService {
-  private readonly inFlight = new Map<string, Promise<PairReference>>();
-  private readonly local = new Map<string, PairReference>();
+  /** In process until the shared entry expires, so no reference is older than 10 s. */
+  private readonly references: TieredCache;
 
   constructor(
     private readonly catalogue: CatalogueService,
     @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
-    @Inject(KEY_VALUE_STORE) private readonly store: KeyValueStore,
-  ) {}
+    @Inject(KEY_VALUE_STORE) store: KeyValueStore,
+  ) {
+    this.references = new TieredCache(store, { namespace: 'public-quote' });
+  }
 
   async quote(
     from: string,
@@ -54,12 +54,16 @@ export class PublicQuotesService {
   ): Promise<PublicQuoteResponse> {
     const pair = await this.catalogue.pair(from, to);
     const amountFrom = parseAmount(rawAmount ?? '1', pair.from.blockchainPrecision, 'amount');
-    const reference = await this.reference(pair);
-    const amountTo = new Decimal(amountFrom)
-      .mul(reference.unitRate)
-      .mul(new Decimal(100).minus(STANDARD_FEE_PERCENT).div(100))
-      .toDecimalPlaces(pair.to.blockchainPrecision, Decimal.ROUND_DOWN)
-      .toFixed();
+    const reference = await this.references.get(
+      `${pair.from.ticker}:${pair.to.ticker}`,
+      REFERENCE_TTL_MS,
+      () => this.fetchReference(pair),
+    );
+    const amountTo = applyFee(
+      new Decimal(amountFrom).mul(reference.unitRate).toFixed(),
+      STANDARD_FEE_PERCENT,
+      pair.to.blockchainPrecision,
+    );
     return {
       quote: {
         from: pair.from.ticker,
@@ -77,25 +81,7 @@ export class PublicQuotesService {
     };
   }
 
-  private async reference(pair: ResolvedPair): Promise<PairReference> {
-    const key = `public-quote:${pair.from.ticker}:${pair.to.ticker}`;
-    const local = this.local.get(key);
-    if (local && local.fetchedAt + REFERENCE_TTL_MS > Date.now()) {
-      return local;
-    }
-    const cached = await this.store.get(key).catch(() => null);
-    if (cached) {
-      return this.keepLocally(key, JSON.parse(cached) as PairReference);
-    }
-    let pending = this.inFlight.get(key);
-    if (!pending) {
-      pending = this.fetchReference(pair, key).finally(() => this.inFlight.delete(key));
-      this.inFlight.set(key, pending);
-    }
-    return pending;
-  }
-
-  private async fetchReference(pair: ResolvedPair, key: string): Promise<PairReference> {
+  private async fetchReference(pair: ResolvedPair): Promise<PairReference> {
     const { minAmountFloat, maxAmountFloat } = pair.params;
     const amountFrom = Decimal.min(new Decimal(minAmountFloat).mul(10), maxAmountFloat)
       .toDecimalPlaces(pair.from.blockchainPrecision, Decimal.ROUND_DOWN)
@@ -105,19 +91,10 @@ export class PublicQuotesService {
       .catch((error: unknown) => {
         throw asTemporarilyUnavailable(error);
       });
-    const reference: PairReference = {
+    return {
       unitRate: new Decimal(upstream.amountTo).div(upstream.amountFrom).toFixed(),
       rate: upstream.rate,
       networkFee: upstream.networkFee,
-      fetchedAt: Date.now(),
     };
-    await this.store.set(key, JSON.stringify(reference), REFERENCE_TTL_MS).catch(() => undefined);
-    return this.keepLocally(key, reference);
-  }
-
-  /** Kept in process until the same moment the shared entry expires: never older than 10 s. */
-  private keepLocally(key: string, reference: PairReference): PairReference {
-    this.local.set(key, reference);
-    return reference;
   }
 }
