@@ -24,7 +24,7 @@ export default {
     '^#app/(.*)$': '<rootDir>/libs/$1/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
-  setupFilesAfterEnv: ['<rootDir>/test/nest-preload.setup.ts'],
+  setupFilesAfterEnv: ['<rootDir>/test/jest.setup.ts'],
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
   testTimeout: 30000,

@@ -31,7 +31,7 @@ export class ApiModule {
         MetricsModule,
         RateLimitModule,
         RateLimitingModule,
-        UpstreamGateModule.forRoot('partner'),
+        UpstreamGateModule.forRoot({ priority: 'partner', budget: 'live' }),
         ProviderModule.forRoot({ provider: config.provider }),
         PartnersModule.forRoot(config.credentialEncryptionKey),
         HealthModule.forRoot(config),

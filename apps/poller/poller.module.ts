@@ -22,7 +22,7 @@ export class PollerModule {
         // Every provider call waits for the shared upstream budget at background priority:
         // the poller only takes slots partner traffic leaves free (DECISIONS §3.13).
         RateLimitModule,
-        UpstreamGateModule.forRoot('background'),
+        UpstreamGateModule.forRoot({ priority: 'background', budget: 'live' }),
         ProviderModule.forRoot({ provider: config.provider }),
         SettlementModule.forRoot({
           pollIntervalMs: config.pollIntervalMs,

@@ -4,3 +4,4 @@ export * from './ratelimit.module.js';
 export * from './throttler.storage.js';
 export * from './upstream-budget.js';
 export * from './upstream-gate.module.js';
+export * from './upstream-slots.repository.js';

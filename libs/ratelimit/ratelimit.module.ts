@@ -1,7 +1,7 @@
 import { Global, Module } from '@nestjs/common';
-import { UpstreamBudget } from './upstream-budget.js';
+import { UpstreamSlotsRepository } from './upstream-slots.repository.js';
 
-/** Needs the global RedisModule. */
+/** The Postgres side of the upstream budget. Needs the app's PersistenceModule. */
 @Global()
-@Module({ providers: [UpstreamBudget], exports: [UpstreamBudget] })
+@Module({ providers: [UpstreamSlotsRepository], exports: [UpstreamSlotsRepository] })
 export class RateLimitModule {}

@@ -1,68 +1,94 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Logger } from '@nestjs/common';
 import { AppError, ErrorCode } from '#app/errors';
 import { PARTNER_MAX_GATE_WAIT_MS } from '#app/provider';
-import { KEY_VALUE_STORE, RedisStore, type KeyValueStore } from '#app/redis';
+import { MemoryStore, type KeyValueStore, type SlotReservation } from '#app/redis';
+import type { UpstreamSlotsRepository } from './upstream-slots.repository.js';
 
 /** Who asks for upstream capacity: partner requests wait briefly; background work yields. */
 export type UpstreamPriority = 'partner' | 'background';
 
 export const UPSTREAM_RATE_PER_SECOND = 10;
+/** One organization's share of the cap, so a burst from one partner costs only that partner. */
+export const ORGANIZATION_RATE_PER_SECOND = 4;
 /** A little slack so clock skew and network jitter never push a second over the cap. */
-const SPACING_MS = Math.ceil((1000 / UPSTREAM_RATE_PER_SECOND) * 1.05);
+const SLACK = 1.05;
+const SPACING_MS = Math.ceil((1000 / UPSTREAM_RATE_PER_SECOND) * SLACK);
+const ORGANIZATION_SPACING_MS = Math.ceil((1000 / ORGANIZATION_RATE_PER_SECOND) * SLACK);
+/** With neither Redis nor Postgres reachable, a process spaces its calls this much further. */
+const LOCAL_SHARE_DIVISOR = 2;
+/**
+ * A caller that wakes this long after its slot gives the slot up and takes a new one: sent late,
+ * its call would land right before the next slot's and bunch a second above the cap.
+ */
+const LATE_TOLERANCE_MS = 40;
 const BACKGROUND_POLL_MS = 50;
 const BACKGROUND_MAX_WAIT_MS = 30_000;
-const KEY = 'upstream:tat';
+const FALLBACK_LOG_INTERVAL_MS = 60_000;
+
+type Coordinator = 'store' | 'postgres' | 'local';
 
 /**
- * GCRA on the Redis server clock: returns {granted, waitMs}. A granted caller owns a slot
- * `waitMs` ahead and sleeps until it; slots are spaced evenly, so no second ever holds more
- * than the cap. `maxWait` 0 means "only a slot that is free now".
+ * One shared upstream budget (DECISIONS §3.13): 10 calls/s across every api replica and poller,
+ * evenly spaced slots (GCRA), at most 4/s of them for any one organization. Slots are kept in
+ * the shared store (Redis); while it is unreachable, in Postgres, which every replica also
+ * shares, so the cap holds whatever the number of replicas. Only with both out of reach does a
+ * process fall back to a local share.
  */
-const RESERVE_SCRIPT = `
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-if tat < now then tat = now end
-local wait = tat - now
-if wait > tonumber(ARGV[2]) then return {0, wait} end
-redis.call('SET', KEYS[1], tat + tonumber(ARGV[1]), 'PX', 60000)
-return {1, wait}`;
-
-interface Reservation {
-  granted: boolean;
-  waitMs: number;
-}
-
-/**
- * The global upstream cap (10 calls/s across every api replica and poller, DECISIONS §3.13).
- * Without Redis each process keeps half the cap for itself.
- */
-@Injectable()
 export class UpstreamBudget {
   private readonly logger = new Logger(UpstreamBudget.name);
-  private localTat = 0;
+  private readonly local = new MemoryStore();
+  private lastFallbackLog = 0;
 
-  constructor(@Inject(KEY_VALUE_STORE) private readonly store: KeyValueStore) {}
+  /** @param name the budget's own keys (`live`, `test`): budgets never spend each other's slots. */
+  constructor(
+    private readonly name: string,
+    private readonly store: KeyValueStore,
+    private readonly slots: UpstreamSlotsRepository,
+  ) {}
 
-  /** Resolves when the caller may send one upstream call; partners get 429 past a short wait. */
-  async acquire(priority: UpstreamPriority): Promise<void> {
-    if (priority === 'partner') {
-      const slot = await this.reserve(PARTNER_MAX_GATE_WAIT_MS);
-      if (!slot.granted) {
-        throw new AppError(
-          ErrorCode.UpstreamRateLimited,
-          'The service is at its liquidity provider request limit. Retry shortly.',
-          { retryAfterMs: Math.max(1000, slot.waitMs) },
-        );
-      }
-      await sleep(slot.waitMs);
+  /**
+   * Resolves when the caller may send one upstream call. Partners wait up to 2.5 s, first for
+   * their organization's share, then for a global slot, and get 429 past that; background work
+   * only takes slots that are free now, so queued partner calls always go first.
+   */
+  async acquire(priority: UpstreamPriority, organizationId?: string): Promise<void> {
+    if (priority === 'background') {
+      await this.acquireSpare();
       return;
     }
+    const deadline = performance.now() + PARTNER_MAX_GATE_WAIT_MS;
+    if (organizationId !== undefined) {
+      await this.wait(
+        `upstream:${this.name}:org:${organizationId}`,
+        ORGANIZATION_SPACING_MS,
+        deadline,
+      );
+    }
+    await this.wait(`upstream:${this.name}`, SPACING_MS, deadline);
+  }
+
+  /** Takes a slot that starts before `deadline` and sleeps until it; 429 when there is none. */
+  private async wait(key: string, spacingMs: number, deadline: number): Promise<void> {
+    for (;;) {
+      const askedAt = performance.now();
+      const slot = await this.reserve(key, spacingMs, Math.max(0, deadline - askedAt));
+      if (!slot.granted) {
+        throw limitReached(slot.waitMs);
+      }
+      await sleep(slot.waitMs);
+      if (performance.now() - (askedAt + slot.waitMs) <= LATE_TOLERANCE_MS) {
+        return;
+      }
+    }
+  }
+
+  private async acquireSpare(): Promise<void> {
     const deadline = Date.now() + BACKGROUND_MAX_WAIT_MS;
     for (;;) {
-      const slot = await this.reserve(0);
-      if (slot.granted) {
+      const askedAt = performance.now();
+      const slot = await this.reserve(`upstream:${this.name}`, SPACING_MS, 0);
+      if (slot.granted && performance.now() - askedAt <= LATE_TOLERANCE_MS) {
         return;
       }
       if (Date.now() > deadline) {
@@ -75,33 +101,46 @@ export class UpstreamBudget {
     }
   }
 
-  private async reserve(maxWaitMs: number): Promise<Reservation> {
-    if (this.store instanceof RedisStore) {
-      try {
-        const [granted, waitMs] = (await this.store.script(
-          RESERVE_SCRIPT,
-          [KEY],
-          [SPACING_MS, maxWaitMs],
-        )) as [number, number];
-        return { granted: granted === 1, waitMs };
-      } catch (error: unknown) {
-        this.logger.warn(
-          { err: (error as Error).message },
-          'upstream budget: Redis unavailable, using a local share',
-        );
-      }
+  private async reserve(
+    key: string,
+    spacingMs: number,
+    maxWaitMs: number,
+  ): Promise<SlotReservation> {
+    try {
+      return await this.store.reserveSlot(key, spacingMs, maxWaitMs);
+    } catch (error: unknown) {
+      this.fellBack('postgres', error);
     }
-    return this.reserveLocally(maxWaitMs);
+    try {
+      return await this.slots.reserve(key, spacingMs, maxWaitMs);
+    } catch (error: unknown) {
+      this.fellBack('local', error);
+    }
+    return this.local.reserveSlot(key, spacingMs * LOCAL_SHARE_DIVISOR, maxWaitMs);
   }
 
-  private reserveLocally(maxWaitMs: number): Reservation {
+  private fellBack(to: Exclude<Coordinator, 'store'>, error: unknown): void {
     const now = Date.now();
-    const tat = Math.max(this.localTat, now);
-    const waitMs = tat - now;
-    if (waitMs > maxWaitMs) {
-      return { granted: false, waitMs };
+    if (now - this.lastFallbackLog > FALLBACK_LOG_INTERVAL_MS) {
+      this.lastFallbackLog = now;
+      this.logger.warn(
+        {
+          budget: this.name,
+          coordinator: to,
+          err: error instanceof Error ? error.message : String(error),
+        },
+        to === 'postgres'
+          ? 'upstream budget: Redis unreachable, coordinating through Postgres'
+          : 'upstream budget: Redis and Postgres unreachable, using a local share',
+      );
     }
-    this.localTat = tat + SPACING_MS * 2;
-    return { granted: true, waitMs };
   }
+}
+
+function limitReached(waitMs: number): AppError {
+  return new AppError(
+    ErrorCode.UpstreamRateLimited,
+    'The service is at its liquidity provider request limit. Retry shortly.',
+    { retryAfterMs: Math.max(1000, waitMs) },
+  );
 }

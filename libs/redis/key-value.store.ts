@@ -13,6 +13,13 @@ export interface WindowHit {
 
 export type StoreHealth = 'up' | 'down' | 'in_process';
 
+/** The answer to a request for one evenly spaced slot. */
+export interface SlotReservation {
+  granted: boolean;
+  /** How long until the slot (granted) or the next free slot (refused) starts. */
+  waitMs: number;
+}
+
 /**
  * The shared, expiring state the service keeps outside Postgres: caches, counters, fan-out.
  * Backed by Redis in production; by process memory in the embedded start (DECISIONS §2).
@@ -24,6 +31,12 @@ export interface KeyValueStore {
   del(key: string): Promise<void>;
   /** Counts one hit against each key in its own sliding window, atomically, in one round trip. */
   hitMany(entries: readonly WindowHit[]): Promise<WindowCount[]>;
+  /**
+   * GCRA on the store's clock: slots `spacingMs` apart, so no window of any length holds more
+   * than its share. Takes the next free slot when it starts within `maxWaitMs` (0: only one that
+   * is free now); the caller waits `waitMs` before using it.
+   */
+  reserveSlot(key: string, spacingMs: number, maxWaitMs: number): Promise<SlotReservation>;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: (message: string) => void): Promise<void>;
   health(timeoutMs: number): Promise<StoreHealth>;

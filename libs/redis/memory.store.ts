@@ -1,5 +1,11 @@
 import { EventEmitter } from 'node:events';
-import { KeyValueStore, StoreHealth, WindowCount, WindowHit } from './key-value.store.js';
+import {
+  KeyValueStore,
+  SlotReservation,
+  StoreHealth,
+  WindowCount,
+  WindowHit,
+} from './key-value.store.js';
 
 interface Entry {
   value: string;
@@ -48,6 +54,18 @@ export class MemoryStore implements KeyValueStore {
     const previous = Number(this.live(`${key}:${index - 1}`)?.value ?? '0');
     const weighted = Math.ceil((previous * (windowMs - elapsed)) / windowMs) + Number(entry.value);
     return { count: weighted, resetMs: windowMs - elapsed };
+  }
+
+  /** The same GCRA as the Redis script, on this process's clock. */
+  reserveSlot(key: string, spacingMs: number, maxWaitMs: number): Promise<SlotReservation> {
+    const now = Date.now();
+    const tat = Math.max(Number(this.live(key)?.value ?? '0'), now);
+    const waitMs = tat - now;
+    if (waitMs > maxWaitMs) {
+      return Promise.resolve({ granted: false, waitMs });
+    }
+    this.entries.set(key, { value: String(tat + spacingMs), expiresAt: tat + spacingMs + 60_000 });
+    return Promise.resolve({ granted: true, waitMs });
   }
 
   publish(channel: string, message: string): Promise<void> {

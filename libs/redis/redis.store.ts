@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
-import { KeyValueStore, StoreHealth, WindowCount, WindowHit } from './key-value.store.js';
+import {
+  KeyValueStore,
+  SlotReservation,
+  StoreHealth,
+  WindowCount,
+  WindowHit,
+} from './key-value.store.js';
 
 /**
  * Sliding-window counters on the server clock, one per key (window lengths in ARGV): this
@@ -23,6 +29,17 @@ for i, key in ipairs(KEYS) do
   out[2 * i] = w - elapsed
 end
 return out`;
+
+/** GCRA (see `KeyValueStore.reserveSlot`): returns {granted, waitMs}. */
+const RESERVE_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local wait = tat - now
+if wait > tonumber(ARGV[2]) then return {0, wait} end
+redis.call('SET', KEYS[1], tat + tonumber(ARGV[1]), 'PX', 60000)
+return {1, wait}`;
 
 function connect(url: string, keyPrefix: string, name: string): Redis {
   return new Redis(url, {
@@ -77,11 +94,20 @@ export class RedisStore implements KeyValueStore {
     return entries.map((_, i) => ({ count: flat[2 * i], resetMs: flat[2 * i + 1] }));
   }
 
+  async reserveSlot(key: string, spacingMs: number, maxWaitMs: number): Promise<SlotReservation> {
+    const [granted, waitMs] = (await this.script(
+      RESERVE_SCRIPT,
+      [key],
+      [spacingMs, maxWaitMs],
+    )) as [number, number];
+    return { granted: granted === 1, waitMs };
+  }
+
   /**
    * Runs a Lua script by its SHA (`EVALSHA`, loaded on first use and again after a server
    * restart), so each call sends the arguments only, not the source. Keys get the prefix.
    */
-  async script(lua: string, keys: string[], args: (string | number)[]): Promise<unknown> {
+  private async script(lua: string, keys: string[], args: (string | number)[]): Promise<unknown> {
     const name = `script${createHash('sha1').update(lua).digest('hex')}k${keys.length}`;
     if (!this.scripts.has(name)) {
       this.client.defineCommand(name, { numberOfKeys: keys.length, lua });

@@ -1,0 +1,114 @@
+import { MemoryStore, type KeyValueStore, type SlotReservation } from '#app/redis';
+import { maxInAnyWindow } from '../../test/support/windows.js';
+import { UpstreamBudget } from './upstream-budget.js';
+import type { UpstreamSlotsRepository } from './upstream-slots.repository.js';
+
+/** The shared store, able to fail like a Redis that is down. */
+class FlakyStore extends MemoryStore {
+  down = false;
+  override reserveSlot(key: string, spacingMs: number, maxWaitMs: number) {
+    return this.down
+      ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'))
+      : super.reserveSlot(key, spacingMs, maxWaitMs);
+  }
+}
+
+/** Postgres as the fallback coordinator: the same rule over its own slots. */
+class FakeSlots {
+  readonly coordinator = new MemoryStore();
+  reservations = 0;
+  down = false;
+  reserve(key: string, spacingMs: number, maxWaitMs: number): Promise<SlotReservation> {
+    this.reservations += 1;
+    return this.down
+      ? Promise.reject(new Error('Connection terminated'))
+      : this.coordinator.reserveSlot(key, spacingMs, maxWaitMs);
+  }
+}
+
+describe(UpstreamBudget.name, () => {
+  let store: FlakyStore;
+  let slots: FakeSlots;
+  let sut: UpstreamBudget;
+
+  const budget = (s: KeyValueStore = store) =>
+    new UpstreamBudget('live', s, slots as unknown as UpstreamSlotsRepository);
+
+  beforeEach(() => {
+    store = new FlakyStore();
+    slots = new FakeSlots();
+    sut = budget();
+  });
+
+  afterEach(async () => {
+    await store.close();
+    await slots.coordinator.close();
+  });
+
+  async function grantTimes(n: number, organizationId?: string): Promise<number[]> {
+    const times: number[] = [];
+    await Promise.all(
+      Array.from({ length: n }, () =>
+        sut.acquire('partner', organizationId).then(() => times.push(performance.now())),
+      ),
+    );
+    return times;
+  }
+
+  it('spaces partner calls so that no second holds more than 10', async () => {
+    const times = await grantTimes(15);
+    expect(times).toHaveLength(15);
+    expect(maxInAnyWindow(times)).toBeLessThanOrEqual(10);
+  });
+
+  it('answers 429 upstream_rate_limited once a partner would wait more than 2.5 s', async () => {
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 40 }, () => sut.acquire('partner')),
+    );
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    expect(refused.length).toBeGreaterThan(0);
+    expect((refused[0] as PromiseRejectedResult).reason).toMatchObject({
+      code: 'upstream_rate_limited',
+      retryAfterMs: expect.any(Number) as number,
+    });
+    expect(outcomes.filter((o) => o.status === 'fulfilled').length).toBeLessThanOrEqual(27);
+  });
+
+  it("keeps one organization's burst from taking the slots of another", async () => {
+    const burst = Promise.allSettled(
+      Array.from({ length: 30 }, () => sut.acquire('partner', 'org-a')),
+    );
+    const started = performance.now();
+    await sut.acquire('partner', 'org-b');
+    const waitedMs = performance.now() - started;
+    await burst;
+    // Org A may hold at most its 4/s share of the queue ahead of org B.
+    expect(waitedMs).toBeLessThan(1500);
+  });
+
+  it('coordinates through Postgres while the store is down, and the cap still holds', async () => {
+    store.down = true;
+    const times = await grantTimes(12);
+    expect(slots.reservations).toBeGreaterThanOrEqual(12);
+    expect(maxInAnyWindow(times)).toBeLessThanOrEqual(10);
+  });
+
+  it('falls back to a local share only when Postgres is down too', async () => {
+    store.down = true;
+    slots.down = true;
+    const times = await grantTimes(6);
+    expect(times).toHaveLength(6);
+    // Half the rate: six calls take at least five double spacings.
+    expect(Math.max(...times) - Math.min(...times)).toBeGreaterThan(5 * 200);
+  });
+
+  it('lets background work take only slots that are free now', async () => {
+    const partners = grantTimes(20);
+    const started = performance.now();
+    await sut.acquire('background');
+    const backgroundAt = performance.now() - started;
+    const partnerTimes = await partners;
+    // Partners queued first are all served before the background call gets a slot.
+    expect(backgroundAt).toBeGreaterThan(Math.max(...partnerTimes) - started - 150);
+  });
+});
