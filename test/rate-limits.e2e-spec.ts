@@ -278,6 +278,42 @@ describe('Shared upstream cap', () => {
   });
 });
 
+describe('Upstream budget shared fairly between organizations', () => {
+  let sandbox: TestSandbox;
+  let api: TestApi;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    api = await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_KEY_PREFIX: freshPrefix() });
+  });
+
+  afterAll(async () => {
+    await api.close();
+    await sandbox.close();
+  });
+
+  it("answers another partner's quote at once while one partner bursts", async () => {
+    const bursting = await createPartner(api.app);
+    const other = await createPartner(api.app);
+    const quote = (who: TestPartner) =>
+      request(api.url)
+        .post('/v1/quotes')
+        .set('Authorization', who.authorization)
+        .send({ from: 'btc', to: 'eth', amountFrom: '0.1' });
+    const burst = Promise.all(Array.from({ length: 25 }, () => quote(bursting)));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+
+    const started = Date.now();
+    const answer = await quote(other);
+    const waitedMs = Date.now() - started;
+    await burst;
+
+    expect(answer.status).toBe(200);
+    // Behind at most three slots of the bursting partner, not its whole 2.5 s queue.
+    expect(waitedMs).toBeLessThan(1000);
+  });
+});
+
 describe('Redis unavailable', () => {
   let sandbox: TestSandbox;
   let healthy: TestApi;

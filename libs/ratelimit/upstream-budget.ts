@@ -9,12 +9,15 @@ import type { UpstreamSlotsRepository } from './upstream-slots.repository.js';
 export type UpstreamPriority = 'partner' | 'background';
 
 export const UPSTREAM_RATE_PER_SECOND = 10;
-/** One organization's share of the cap, so a burst from one partner costs only that partner. */
-export const ORGANIZATION_RATE_PER_SECOND = 4;
 /** A little slack so clock skew and network jitter never push a second over the cap. */
-const SLACK = 1.05;
-const SPACING_MS = Math.ceil((1000 / UPSTREAM_RATE_PER_SECOND) * SLACK);
-const ORGANIZATION_SPACING_MS = Math.ceil((1000 / ORGANIZATION_RATE_PER_SECOND) * SLACK);
+const SPACING_MS = Math.ceil((1000 / UPSTREAM_RATE_PER_SECOND) * 1.05);
+/**
+ * Slots one organization may hold ahead in this process's queue. Its further calls wait for one
+ * of those to pass, so a burst from one partner never stands in front of another's next call by
+ * more than a few slots, while a partner alone still gets the whole cap.
+ */
+const SLOTS_HELD_PER_ORGANIZATION = 3;
+const HELD_POLL_MS = 20;
 /** With neither Redis nor Postgres reachable, a process spaces its calls this much further. */
 const LOCAL_SHARE_DIVISOR = 2;
 /**
@@ -30,7 +33,8 @@ type Coordinator = 'store' | 'postgres' | 'local';
 
 /**
  * One shared upstream budget (DECISIONS §3.13): 10 calls/s across every api replica and poller,
- * evenly spaced slots (GCRA), at most 4/s of them for any one organization. Slots are kept in
+ * evenly spaced slots (GCRA), at most a few of them held ahead by any one organization. Slots
+ * are kept in
  * the shared store (Redis); while it is unreachable, in Postgres, which every replica also
  * shares, so the cap holds whatever the number of replicas. Only with both out of reach does a
  * process fall back to a local share.
@@ -38,6 +42,7 @@ type Coordinator = 'store' | 'postgres' | 'local';
 export class UpstreamBudget {
   private readonly logger = new Logger(UpstreamBudget.name);
   private readonly local = new MemoryStore();
+  private readonly held = new HeldSlots();
   private lastFallbackLog = 0;
 
   /** @param name the budget's own keys (`live`, `test`): budgets never spend each other's slots. */
@@ -48,9 +53,9 @@ export class UpstreamBudget {
   ) {}
 
   /**
-   * Resolves when the caller may send one upstream call. Partners wait up to 2.5 s, first for
-   * their organization's share, then for a global slot, and get 429 past that; background work
-   * only takes slots that are free now, so queued partner calls always go first.
+   * Resolves when the caller may send one upstream call. Partners wait up to 2.5 s for a slot
+   * (and, past three slots held by their organization, for one of those to pass), then get 429;
+   * background work only takes slots that are free now, so queued partner calls always go first.
    */
   async acquire(priority: UpstreamPriority, organizationId?: string): Promise<void> {
     if (priority === 'background') {
@@ -58,26 +63,36 @@ export class UpstreamBudget {
       return;
     }
     const deadline = performance.now() + PARTNER_MAX_GATE_WAIT_MS;
-    if (organizationId !== undefined) {
-      await this.wait(
-        `upstream:${this.name}:org:${organizationId}`,
-        ORGANIZATION_SPACING_MS,
-        deadline,
-      );
-    }
-    await this.wait(`upstream:${this.name}`, SPACING_MS, deadline);
-  }
-
-  /** Takes a slot that starts before `deadline` and sleeps until it; 429 when there is none. */
-  private async wait(key: string, spacingMs: number, deadline: number): Promise<void> {
     for (;;) {
-      const askedAt = performance.now();
-      const slot = await this.reserve(key, spacingMs, Math.max(0, deadline - askedAt));
+      const now = performance.now();
+      if (
+        organizationId !== undefined &&
+        this.held.count(organizationId, now) >= SLOTS_HELD_PER_ORGANIZATION
+      ) {
+        if (now >= deadline) {
+          throw limitReached(HELD_POLL_MS);
+        }
+        await sleep(HELD_POLL_MS);
+        continue;
+      }
+      // Held from before the reservation, so concurrent calls of one organization count it.
+      const held = organizationId === undefined ? null : this.held.take(organizationId);
+      const slot = await this.reserve(
+        `upstream:${this.name}`,
+        SPACING_MS,
+        Math.max(0, deadline - now),
+      ).catch((error: unknown) => {
+        held?.release();
+        throw error;
+      });
       if (!slot.granted) {
+        held?.release();
         throw limitReached(slot.waitMs);
       }
+      const due = now + slot.waitMs;
+      held?.startsAt(due);
       await sleep(slot.waitMs);
-      if (performance.now() - (askedAt + slot.waitMs) <= LATE_TOLERANCE_MS) {
+      if (performance.now() - due <= LATE_TOLERANCE_MS) {
         return;
       }
     }
@@ -134,6 +149,40 @@ export class UpstreamBudget {
           : 'upstream budget: Redis and Postgres unreachable, using a local share',
       );
     }
+  }
+}
+
+/** The slots each organization holds in this process that have not started yet. */
+class HeldSlots {
+  private readonly byOrganization = new Map<string, Set<{ due: number }>>();
+
+  count(organizationId: string, now: number): number {
+    const slots = this.byOrganization.get(organizationId);
+    for (const slot of slots ?? []) {
+      if (slot.due <= now) {
+        slots?.delete(slot);
+      }
+    }
+    if (slots?.size === 0) {
+      this.byOrganization.delete(organizationId);
+    }
+    return slots?.size ?? 0;
+  }
+
+  /** A slot being reserved: it counts until it starts or is released. */
+  take(organizationId: string): { startsAt(due: number): void; release(): void } {
+    const slot = { due: Number.POSITIVE_INFINITY };
+    const slots = this.byOrganization.get(organizationId) ?? new Set();
+    slots.add(slot);
+    this.byOrganization.set(organizationId, slots);
+    return {
+      startsAt: (due) => {
+        slot.due = due;
+      },
+      release: () => {
+        slots.delete(slot);
+      },
+    };
   }
 }
 
