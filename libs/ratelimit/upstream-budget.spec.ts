@@ -67,7 +67,7 @@ describe(UpstreamBudget.name, () => {
     );
     const refused = outcomes.filter((o) => o.status === 'rejected');
     expect(refused.length).toBeGreaterThan(0);
-    expect((refused[0]).reason).toMatchObject({
+    expect(refused[0].reason).toMatchObject({
       code: 'upstream_rate_limited',
       retryAfterMs: expect.any(Number) as number,
     });
