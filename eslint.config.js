@@ -2,6 +2,58 @@ import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
 
+/**
+ * Package boundaries (STYLE, "Layout shows the architecture"). A relative import stays inside its
+ * own app or lib, and another lib is reached only as `#app/<lib>`, its index: so no app imports
+ * another app and no lib imports an app. The one exception is the composition root: the embedded
+ * start imports the api, poller and sandbox bootstraps (docs/decisions.md, "Package boundaries and
+ * one composition root"). `libs/domain` imports nothing of ours. `test/` and `bench/` boot the
+ * apps and are not bounded.
+ *
+ * `no-restricted-imports` sees only the specifier, so each depth below a package root gets its own
+ * bound: a file `d` folders down may climb at most `d` levels. Files `DEEPEST` folders down or more
+ * share the last bound, which errs only on the strict side.
+ */
+const DEEPEST = 3;
+
+/** A specifier with at least `count` `..` segments. */
+function climbs(count) {
+  return `(?:(?:[^/]*/)*?\\.\\.(?:/|$)){${count}}`;
+}
+
+const LEAVES_PACKAGE =
+  'A relative import stays inside its own app or lib: use a lib as #app/<lib>; an app never imports another app.';
+const DEEP_LIB = {
+  regex: '^#app/[^/]+/',
+  message: 'Use a lib only through its index: #app/<lib>.',
+};
+const leavesPackage = (levels) => ({ regex: `^${climbs(levels)}`, message: LEAVES_PACKAGE });
+
+/** `patternsAt(levels)`: what a file of `pkg` may not import, `levels` being its depth + 1. */
+function bounded(pkg, ignores, patternsAt) {
+  return Array.from({ length: DEEPEST + 1 }, (_, depth) => ({
+    files: [`${pkg}/${'*/'.repeat(depth)}${depth === DEEPEST ? '**/' : ''}*.ts`],
+    ignores,
+    rules: { 'no-restricted-imports': ['error', { patterns: patternsAt(depth + 1) }] },
+  }));
+}
+
+const boundaries = [
+  ...bounded('apps/*', ['apps/embedded/**'], (levels) => [DEEP_LIB, leavesPackage(levels)]),
+  ...bounded('apps/embedded', [], (levels) => [
+    DEEP_LIB,
+    {
+      regex: `^(?!(?:\\.\\./){${levels}}(?:api/api|poller/poller|sandbox/sandbox)\\.bootstrap\\.js$)${climbs(levels)}`,
+      message: `${LEAVES_PACKAGE} The embedded start imports only the api, poller and sandbox bootstraps.`,
+    },
+  ]),
+  ...bounded('libs/*', ['libs/domain/**'], (levels) => [DEEP_LIB, leavesPackage(levels)]),
+  ...bounded('libs/domain', [], (levels) => [
+    { regex: '^#app/', message: 'libs/domain is pure: it imports nothing of ours.' },
+    leavesPackage(levels),
+  ]),
+];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.data/**', 'coverage/**'] },
   js.configs.recommended,
@@ -40,5 +92,6 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
+  ...boundaries,
   prettier,
 );

@@ -4,7 +4,7 @@ import { HealthModule } from '#app/health';
 import { PartnersModule } from '#app/partners';
 import { PersistenceModule } from '#app/persistence';
 import { ProviderModule } from '#app/provider';
-import { RateLimitModule, UpstreamGateModule } from '#app/ratelimit';
+import { RateLimitModule, UpstreamGateModule } from '#app/rate-limit';
 import { RedisModule } from '#app/redis';
 import { SwapsModule as SwapsDomainModule } from '#app/swaps';
 import { AddressesModule } from './addresses/addresses.module.js';

@@ -1,8 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createValidationPipe } from '#app/http';
-import { CreateOrganizationDto } from '../api/admin/dto/create-organization.dto.js';
-import { UpdateOrganizationDto } from '../api/admin/dto/update-organization.dto.js';
-import { AuditQueryDto } from '../api/admin/dto/audit-query.dto.js';
+import { AuditQueryInput, CreateOrganizationInput, UpdateOrganizationInput } from '#app/partners';
 
 /** A command line the CLI cannot run; printed as one line on stderr. */
 export class CliUsageError extends Error {
@@ -14,10 +12,10 @@ export class CliUsageError extends Error {
 
 export type CliCommand =
   | { name: 'help' }
-  | { name: 'org:create'; organization: CreateOrganizationDto }
+  | { name: 'org:create'; organization: CreateOrganizationInput }
   | { name: 'org:list' }
   | { name: 'org:get'; id: string }
-  | { name: 'org:update'; id: string; patch: UpdateOrganizationDto }
+  | { name: 'org:update'; id: string; patch: UpdateOrganizationInput }
   | { name: 'credential:create'; organizationId: string }
   | { name: 'credential:list'; organizationId: string }
   | { name: 'credential:reveal'; publicKey: string }
@@ -74,7 +72,7 @@ function parseBooleanFlag(value: string | boolean | undefined): boolean | string
   return value;
 }
 
-/** The admin API's own DTOs and validation pipe, so both surfaces accept exactly the same input. */
+/** The admin API's input rules and validation pipe, so both surfaces accept exactly the same input. */
 async function validated<T extends object>(
   metatype: new () => T,
   plain: Record<string, unknown>,
@@ -103,7 +101,7 @@ export async function parseCommand(argv: string[]): Promise<CliCommand> {
         },
         [],
       );
-      const organization = await validated(CreateOrganizationDto, {
+      const organization = await validated(CreateOrganizationInput, {
         name: values.name,
         feePercent: values.fee,
         status: values.status,
@@ -123,7 +121,7 @@ export async function parseCommand(argv: string[]): Promise<CliCommand> {
         },
         ['organizationId'],
       );
-      const patch = await validated(UpdateOrganizationDto, {
+      const patch = await validated(UpdateOrganizationInput, {
         status: values.status,
         feePercent: values.fee,
         providerActivated: parseBooleanFlag(values['provider-activated']),
@@ -145,7 +143,7 @@ export async function parseCommand(argv: string[]): Promise<CliCommand> {
       return { name, publicKey: parse(args, {}, ['publicKey']).positionals[0] };
     case 'audit': {
       const { values } = parse(args, { limit: { type: 'string' } }, []);
-      const query = await validated(AuditQueryDto, { limit: values.limit });
+      const query = await validated(AuditQueryInput, { limit: values.limit });
       return { name, limit: query.limit };
     }
     default:

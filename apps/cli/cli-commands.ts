@@ -1,9 +1,15 @@
-import type { OrganizationsService } from '#app/partners';
-import { assertOrganizationId, assertPublicKey } from '../api/admin/admin-params.js';
-import { toAuditEntryView } from '../api/admin/dto/audit-entry.response.js';
-import { toNewOrganization } from '../api/admin/dto/create-organization.dto.js';
-import { toCredentialView, toIssuedCredentialView } from '../api/admin/dto/credential.response.js';
-import { toOrganizationPatch, toOrganizationView } from '../api/admin/dto/organization.response.js';
+import {
+  assertOrganizationId,
+  assertPublicKey,
+  type OrganizationsService,
+  toAuditEntryView,
+  toCredentialView,
+  toIssuedCredentialView,
+  toNewOrganization,
+  toOrganizationPatch,
+  toOrganizationView,
+  toRevealedCredentialView,
+} from '#app/partners';
 import type { CliCommand } from './cli-args.js';
 
 /** Every CLI action is recorded under this actor in the audit log. */
@@ -53,7 +59,7 @@ export async function runCommand(
         assertPublicKey(command.publicKey),
         CLI_ACTOR,
       );
-      return { credential: { publicKey: revealed.publicKey, secret: revealed.secret } };
+      return { credential: toRevealedCredentialView(revealed) };
     }
     case 'credential:revoke': {
       const credential = await organizations.revokeCredential(

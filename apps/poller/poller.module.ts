@@ -4,7 +4,7 @@ import type { PollerConfig } from '#app/config';
 import { HealthProbesModule } from '#app/health';
 import { PersistenceModule } from '#app/persistence';
 import { ProviderModule } from '#app/provider';
-import { RateLimitModule, UpstreamGateModule } from '#app/ratelimit';
+import { RateLimitModule, UpstreamGateModule } from '#app/rate-limit';
 import { RedisModule } from '#app/redis';
 import { SettlementModule } from '#app/settlement';
 import { HousekeepingTick } from './housekeeping.tick.js';

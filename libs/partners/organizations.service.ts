@@ -19,6 +19,11 @@ export interface IssuedCredential {
   createdAt: Date;
 }
 
+export interface RevealedCredential {
+  publicKey: string;
+  secret: string;
+}
+
 function assertPayoutAddress(address: string | null | undefined, network: PayoutNetwork): void {
   if (address && !validateAddress(PAYOUT_CHAINS[network], address).valid) {
     throw new AppError(
@@ -117,10 +122,7 @@ export class OrganizationsService {
     return this.credentials.listForOrganization(organizationId);
   }
 
-  async revealCredential(
-    publicKey: string,
-    actor: string,
-  ): Promise<{ publicKey: string; secret: string }> {
+  async revealCredential(publicKey: string, actor: string): Promise<RevealedCredential> {
     const credential = await this.credentials.findByPublicKey(publicKey);
     if (!credential) {
       throw notFound('Credential');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { UpstreamBudget, UpstreamSlotsRepository } from '#app/ratelimit';
+import { UpstreamBudget, UpstreamSlotsRepository } from '#app/rate-limit';
 import { RedisStore } from '#app/redis';
 import { openTestDataSource } from '../support/database.js';
 import { maxInAnyWindow } from '../support/windows.js';

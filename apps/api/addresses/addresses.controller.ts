@@ -2,7 +2,7 @@ import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { PartnerApi } from '../auth/partner-api.decorator.js';
 import { AddressesService } from './addresses.service.js';
-import { ValidateAddressRequest } from './dto/validate-address.request.js';
+import { ValidateAddressDto } from './dto/validate-address.dto.js';
 import { ValidateAddressResponse } from './dto/validate-address.response.js';
 
 @ApiTags('catalogue')
@@ -14,7 +14,7 @@ export class AddressesController {
   @Post('validate')
   @HttpCode(200)
   @ApiOkResponse({ type: ValidateAddressResponse })
-  validate(@Body() body: ValidateAddressRequest): Promise<ValidateAddressResponse> {
+  validate(@Body() body: ValidateAddressDto): Promise<ValidateAddressResponse> {
     return this.addresses.validate(body);
   }
 }

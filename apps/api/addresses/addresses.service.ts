@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { CatalogueService } from '#app/catalogue';
 import { AppError, ErrorCode } from '#app/errors';
 import { LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provider';
-import type { ValidateAddressRequest } from './dto/validate-address.request.js';
+import type { ValidateAddressDto } from './dto/validate-address.dto.js';
 import type { ValidateAddressResponse } from './dto/validate-address.response.js';
 
 /** Characters some supported chain uses in an address; anything else cannot be an address. */
@@ -19,7 +19,7 @@ export class AddressesService {
     @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
   ) {}
 
-  async validate(request: ValidateAddressRequest): Promise<ValidateAddressResponse> {
+  async validate(request: ValidateAddressDto): Promise<ValidateAddressResponse> {
     const currency = await this.catalogue.currency(request.currency);
     if (request.extraId !== undefined) {
       throw new AppError(ErrorCode.InvalidRequest, `${currency.ticker} takes no extraId.`, {

@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OrganizationsService } from '#app/partners';
+import { OrganizationsService, toAuditEntryView } from '#app/partners';
 import { AdminApi } from './admin-api.decorator.js';
-import { toAuditEntryView, AuditLogResponse } from './dto/audit-entry.response.js';
+import { AuditLogResponse } from './dto/audit-entry.response.js';
 import { AuditQueryDto } from './dto/audit-query.dto.js';
 
 @ApiTags('admin')

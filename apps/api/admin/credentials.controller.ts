@@ -1,6 +1,11 @@
 import { Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OrganizationsService } from '#app/partners';
+import {
+  OrganizationsService,
+  toCredentialView,
+  toIssuedCredentialView,
+  toRevealedCredentialView,
+} from '#app/partners';
 import { ADMIN_ACTOR } from './admin-actor.js';
 import { AdminApi } from './admin-api.decorator.js';
 import { OrganizationIdPipe, PublicKeyPipe } from './admin-params.js';
@@ -9,8 +14,6 @@ import {
   CredentialResponse,
   IssuedCredentialResponse,
   RevealedCredentialResponse,
-  toCredentialView,
-  toIssuedCredentialView,
 } from './dto/credential.response.js';
 
 /** Issue, list, reveal and revoke partner credentials. Issue, reveal and revoke are bodyless POSTs. */
@@ -43,7 +46,7 @@ export class AdminCredentialsController {
     @Param('publicKey', PublicKeyPipe) publicKey: string,
   ): Promise<RevealedCredentialResponse> {
     const revealed = await this.organizations.revealCredential(publicKey, ADMIN_ACTOR);
-    return { credential: { publicKey: revealed.publicKey, secret: revealed.secret } };
+    return { credential: toRevealedCredentialView(revealed) };
   }
 
   @Post('credentials/:publicKey/revoke')

@@ -1,16 +1,16 @@
 import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
-import { OrganizationsService } from '#app/partners';
+import {
+  OrganizationsService,
+  toNewOrganization,
+  toOrganizationPatch,
+  toOrganizationView,
+} from '#app/partners';
 import { ADMIN_ACTOR } from './admin-actor.js';
 import { AdminApi } from './admin-api.decorator.js';
 import { OrganizationIdPipe } from './admin-params.js';
-import { CreateOrganizationDto, toNewOrganization } from './dto/create-organization.dto.js';
-import {
-  OrganizationListResponse,
-  OrganizationResponse,
-  toOrganizationPatch,
-  toOrganizationView,
-} from './dto/organization.response.js';
+import { CreateOrganizationDto } from './dto/create-organization.dto.js';
+import { OrganizationListResponse, OrganizationResponse } from './dto/organization.response.js';
 import { UpdateOrganizationDto } from './dto/update-organization.dto.js';
 
 @ApiTags('admin')

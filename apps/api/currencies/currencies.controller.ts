@@ -2,7 +2,7 @@ import { Controller, Get, Query } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { PartnerApi } from '../auth/partner-api.decorator.js';
 import { CurrenciesService } from './currencies.service.js';
-import { CurrenciesQuery } from './dto/currencies.query.js';
+import { CurrenciesQueryDto } from './dto/currencies-query.dto.js';
 import { CurrenciesResponse, CurrencyView } from './dto/currency.response.js';
 
 @ApiTags('catalogue')
@@ -14,7 +14,7 @@ export class CurrenciesController {
 
   @Get()
   @ApiOkResponse({ type: CurrenciesResponse })
-  list(@Query() query: CurrenciesQuery): Promise<CurrenciesResponse> {
+  list(@Query() query: CurrenciesQueryDto): Promise<CurrenciesResponse> {
     return this.currencies.list(query.lite ?? false);
   }
 }

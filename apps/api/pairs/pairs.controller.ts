@@ -1,7 +1,7 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { PartnerApi } from '../auth/partner-api.decorator.js';
-import { PairQuery } from './dto/pair.query.js';
+import { PairQueryDto } from './dto/pair-query.dto.js';
 import { PairResponse } from './dto/pair.response.js';
 import { PairsService } from './pairs.service.js';
 
@@ -13,7 +13,7 @@ export class PairsController {
 
   @Get()
   @ApiOkResponse({ type: PairResponse })
-  get(@Query() query: PairQuery): Promise<PairResponse> {
+  get(@Query() query: PairQueryDto): Promise<PairResponse> {
     return this.pairs.get(query.from, query.to);
   }
 }

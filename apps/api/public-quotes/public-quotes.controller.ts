@@ -2,7 +2,7 @@ import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
 import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import { RateLimitGuard } from '../rate-limiting/rate-limit.guard.js';
 import { RateLimits } from '../rate-limiting/rate-limits.decorator.js';
-import { PublicQuoteQuery } from './dto/public-quote.query.js';
+import { PublicQuoteQueryDto } from './dto/public-quote-query.dto.js';
 import { PublicQuoteResponse } from './dto/public-quote.response.js';
 import { PublicQuotesService } from './public-quotes.service.js';
 
@@ -16,7 +16,7 @@ export class PublicQuotesController {
   @Get()
   @Header('Cache-Control', 'public, max-age=10')
   @ApiOkResponse({ type: PublicQuoteResponse })
-  quote(@Query() query: PublicQuoteQuery): Promise<PublicQuoteResponse> {
+  quote(@Query() query: PublicQuoteQueryDto): Promise<PublicQuoteResponse> {
     return this.publicQuotes.quote(query.from, query.to, query.amount);
   }
 }

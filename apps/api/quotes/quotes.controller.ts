@@ -5,7 +5,7 @@ import { QuotesService } from '#app/quotes';
 import { CurrentPartner } from '../auth/current-partner.decorator.js';
 import { PartnerApi } from '../auth/partner-api.decorator.js';
 import { RequiresProviderActivation } from '../auth/partner-access.guard.js';
-import { CreateQuoteRequest } from './dto/create-quote.request.js';
+import { CreateQuoteDto } from './dto/create-quote.dto.js';
 import { QuoteResponse } from './dto/quote.response.js';
 
 @ApiTags('quotes')
@@ -20,7 +20,7 @@ export class QuotesController {
   @ApiOkResponse({ type: QuoteResponse })
   async create(
     @CurrentPartner() partner: AuthenticatedPartner,
-    @Body() body: CreateQuoteRequest,
+    @Body() body: CreateQuoteDto,
   ): Promise<QuoteResponse> {
     const { quote } = await this.quotes.quote(partner, body);
     return { quote };

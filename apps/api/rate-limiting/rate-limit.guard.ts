@@ -9,7 +9,7 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Response } from 'express';
-import { rateLimited } from '#app/ratelimit';
+import { rateLimited } from '#app/rate-limit';
 import { RequestLimits, type LimitCheck } from './request-limits.js';
 
 /**

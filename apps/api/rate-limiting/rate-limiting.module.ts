@@ -1,6 +1,6 @@
 import { Global, Module } from '@nestjs/common';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { SharedThrottlerStorage } from '#app/ratelimit';
+import { SharedThrottlerStorage } from '#app/rate-limit';
 import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
 import { RateLimitGuard } from './rate-limit.guard.js';
 import { RequestLimits } from './request-limits.js';

@@ -1,5 +1,5 @@
 import { SetMetadata } from '@nestjs/common';
-import type { POLICIES } from '#app/ratelimit';
+import type { POLICIES } from '#app/rate-limit';
 
 /** The name of one of the spec's limits; also the name of its throttler. */
 export type LimitName = (typeof POLICIES)[keyof typeof POLICIES]['name'];

@@ -10,7 +10,7 @@ import {
   type RateLimitPolicy,
   type RateLimitState,
   type SharedThrottlerStorage,
-} from '#app/ratelimit';
+} from '#app/rate-limit';
 import { perIpTracker } from './throttlers.js';
 
 /** One limit to count a request against, in the bucket of its subject. */

@@ -7,7 +7,7 @@ import {
   type ThrottlerOptions,
 } from '@nestjs/throttler';
 import type { Request } from 'express';
-import { POLICIES, type RateLimitPolicy, type SharedThrottlerStorage } from '#app/ratelimit';
+import { POLICIES, type RateLimitPolicy, type SharedThrottlerStorage } from '#app/rate-limit';
 import type { PartnerRequest } from '../auth/partner-auth.guard.js';
 import { RATE_LIMITS, type LimitName } from './rate-limits.decorator.js';
 

@@ -6,8 +6,8 @@ import { SwapCreationService, SwapQueryService } from '#app/swaps';
 import { CurrentPartner } from '../auth/current-partner.decorator.js';
 import { PartnerApi } from '../auth/partner-api.decorator.js';
 import { RequiresProviderActivation } from '../auth/partner-access.guard.js';
-import { CreateSwapRequest } from './dto/create-swap.request.js';
-import { ListSwapsQuery } from './dto/list-swaps.query.js';
+import { CreateSwapDto } from './dto/create-swap.dto.js';
+import { ListSwapsDto } from './dto/list-swaps.dto.js';
 import { SwapListResponse, SwapResponse } from './dto/swap.response.js';
 
 @ApiTags('swaps')
@@ -27,7 +27,7 @@ export class SwapsController {
   async create(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
-    @Body() body: CreateSwapRequest,
+    @Body() body: CreateSwapDto,
     @Res({ passthrough: true }) res: Response,
   ): Promise<SwapResponse> {
     const { swap, replayed } = await this.creation.create(partner, idempotencyKey, body);
@@ -41,7 +41,7 @@ export class SwapsController {
   @ApiOkResponse({ type: SwapListResponse })
   async list(
     @CurrentPartner() partner: AuthenticatedPartner,
-    @Query() query: ListSwapsQuery,
+    @Query() query: ListSwapsDto,
   ): Promise<SwapListResponse> {
     const swaps = await this.queries.list(partner.organizationId, {
       limit: query.limit ?? 50,

@@ -1,5 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { AuditLogEntryEntity } from '#app/persistence';
 
 export class AuditEntryView {
   @ApiProperty({ description: 'Sequence number (bigint) as a string; higher is newer.' })
@@ -27,16 +26,4 @@ export class AuditEntryView {
 export class AuditLogResponse {
   @ApiProperty({ type: [AuditEntryView] })
   entries: AuditEntryView[];
-}
-
-export function toAuditEntryView(entry: AuditLogEntryEntity): AuditEntryView {
-  return {
-    id: String(entry.id),
-    actor: entry.actor,
-    action: entry.action,
-    targetType: entry.targetType,
-    targetId: entry.targetId,
-    details: entry.details,
-    createdAt: entry.createdAt.toISOString(),
-  };
 }

@@ -1,17 +1,7 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { AuditQueryInput, DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from '#app/partners';
+import { ApiProperties } from '../../common/api-properties.decorator.js';
 
-export const DEFAULT_AUDIT_LIMIT = 50;
-export const MAX_AUDIT_LIMIT = 200;
-
-/** Same bounds as every list in the service (DECISIONS §3.7). */
-export class AuditQueryDto {
-  @ApiPropertyOptional({ minimum: 1, maximum: MAX_AUDIT_LIMIT, default: DEFAULT_AUDIT_LIMIT })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_AUDIT_LIMIT)
-  limit: number = DEFAULT_AUDIT_LIMIT;
-}
+@ApiProperties<AuditQueryInput>({
+  limit: { required: false, minimum: 1, maximum: MAX_AUDIT_LIMIT, default: DEFAULT_AUDIT_LIMIT },
+})
+export class AuditQueryDto extends AuditQueryInput {}

@@ -1,6 +1,4 @@
 import { ApiProperty } from '@nestjs/swagger';
-import type { IssuedCredential } from '#app/partners';
-import type { CredentialEntity } from '#app/persistence';
 
 export class IssuedCredentialView {
   @ApiProperty({ example: 'pk_live_0123456789abcdef0123456789abcdef' })
@@ -50,21 +48,4 @@ export class RevealedCredentialView {
 export class RevealedCredentialResponse {
   @ApiProperty({ type: RevealedCredentialView })
   credential: RevealedCredentialView;
-}
-
-export function toIssuedCredentialView(issued: IssuedCredential): IssuedCredentialView {
-  return {
-    publicKey: issued.publicKey,
-    secret: issued.secret,
-    createdAt: issued.createdAt.toISOString(),
-  };
-}
-
-/** Never the secret, its ciphertext or its digest. */
-export function toCredentialView(credential: CredentialEntity): CredentialView {
-  return {
-    publicKey: credential.publicKey,
-    createdAt: credential.createdAt.toISOString(),
-    revokedAt: credential.revokedAt?.toISOString() ?? null,
-  };
 }

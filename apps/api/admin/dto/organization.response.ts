@@ -5,9 +5,6 @@ import {
   PAYOUT_NETWORKS,
   type PayoutNetwork,
 } from '#app/domain';
-import { type OrganizationEntity } from '#app/persistence';
-import type { OrganizationPatch } from '#app/partners';
-import type { UpdateOrganizationDto } from './update-organization.dto.js';
 
 export class OrganizationView {
   @ApiProperty({ format: 'uuid' })
@@ -47,38 +44,4 @@ export class OrganizationResponse {
 export class OrganizationListResponse {
   @ApiProperty({ type: [OrganizationView] })
   organizations: OrganizationView[];
-}
-
-export function toOrganizationView(organization: OrganizationEntity): OrganizationView {
-  return {
-    id: organization.id,
-    name: organization.name,
-    feePercent: organization.feePercent,
-    status: organization.status,
-    providerActivated: organization.providerActivated,
-    payoutAddress: organization.payoutAddress,
-    payoutNetwork: organization.payoutNetwork,
-    createdAt: organization.createdAt.toISOString(),
-  };
-}
-
-/** Only the fields actually sent: an absent field must not reach the update (or the audit entry). */
-export function toOrganizationPatch(dto: UpdateOrganizationDto): OrganizationPatch {
-  const patch: OrganizationPatch = {};
-  if (dto.status !== undefined) {
-    patch.status = dto.status;
-  }
-  if (dto.feePercent !== undefined) {
-    patch.feePercent = dto.feePercent;
-  }
-  if (dto.providerActivated !== undefined) {
-    patch.providerActivated = dto.providerActivated;
-  }
-  if (dto.payoutAddress !== undefined) {
-    patch.payoutAddress = dto.payoutAddress;
-  }
-  if (dto.payoutNetwork !== undefined) {
-    patch.payoutNetwork = dto.payoutNetwork;
-  }
-  return patch;
 }

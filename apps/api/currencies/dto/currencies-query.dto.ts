@@ -4,7 +4,7 @@ import { IsBoolean, IsOptional } from 'class-validator';
 
 const BOOLEAN_WORDS: Record<string, boolean> = { true: true, '1': true, false: false, '0': false };
 
-export class CurrenciesQuery {
+export class CurrenciesQueryDto {
   @ApiPropertyOptional({ type: 'boolean', default: false, description: 'Only tickers' })
   @IsOptional()
   @Transform(({ value }: { value: unknown }) =>

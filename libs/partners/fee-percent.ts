@@ -6,7 +6,7 @@ export function toFeePercent({ value }: { value: unknown }): unknown {
   return normalizeFeePercent(value) ?? value;
 }
 
-export const FEE_PERCENT_MESSAGE =
+const FEE_PERCENT_MESSAGE =
   'feePercent must be a decimal string from "0" to "4" with at most 8 decimals.';
 
 export function IsFeePercent(options?: ValidationOptions): PropertyDecorator {

@@ -4,7 +4,7 @@ import { type SwapMode, DEFAULT_SWAP_MODE, SWAP_MODES } from '#app/domain';
 import { StringField } from '../../common/string-field.decorator.js';
 import { TickerField } from '../../common/ticker.decorator.js';
 
-export class CreateSwapRequest {
+export class CreateSwapDto {
   @TickerField('from', 'btc')
   from: string;
 

@@ -1,7 +1,7 @@
 import { StringField } from '../../common/string-field.decorator.js';
 import { TickerField } from '../../common/ticker.decorator.js';
 
-export class ValidateAddressRequest {
+export class ValidateAddressDto {
   @TickerField('currency', 'btc')
   currency: string;
 

@@ -1,7 +1,7 @@
 import { StringField } from '../../common/string-field.decorator.js';
 import { TickerField } from '../../common/ticker.decorator.js';
 
-export class PublicQuoteQuery {
+export class PublicQuoteQueryDto {
   @TickerField('from', 'btc')
   from: string;
 

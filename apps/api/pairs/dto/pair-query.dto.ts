@@ -1,6 +1,6 @@
 import { TickerField } from '../../common/ticker.decorator.js';
 
-export class PairQuery {
+export class PairQueryDto {
   @TickerField('from', 'btc')
   from: string;
 

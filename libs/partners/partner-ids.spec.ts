@@ -1,5 +1,5 @@
 import { AppError, ErrorCode } from '#app/errors';
-import { assertOrganizationId, assertPublicKey } from './admin-params.js';
+import { assertOrganizationId, assertPublicKey } from './partner-ids.js';
 
 function codeOf(action: () => unknown): ErrorCode | null {
   try {

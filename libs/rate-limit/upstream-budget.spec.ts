@@ -1,5 +1,4 @@
 import { MemoryStore, type KeyValueStore, type SlotReservation } from '#app/redis';
-import { maxInAnyWindow } from '../../test/support/windows.js';
 import { UpstreamBudget } from './upstream-budget.js';
 import type { UpstreamSlotsRepository } from './upstream-slots.repository.js';
 
@@ -24,6 +23,12 @@ class FakeSlots {
       ? Promise.reject(new Error('Connection terminated'))
       : this.coordinator.reserveSlot(key, spacingMs, maxWaitMs);
   }
+}
+
+/** True when no window of 1 s holds more than 10 of `times`: any 11 span a full second. */
+function withinCap(times: number[]): boolean {
+  const sorted = [...times].sort((a, b) => a - b);
+  return sorted.every((at, i) => i + 10 >= sorted.length || sorted[i + 10] - at >= 1000);
 }
 
 describe(UpstreamBudget.name, () => {
@@ -58,7 +63,7 @@ describe(UpstreamBudget.name, () => {
   it('spaces partner calls so that no second holds more than 10', async () => {
     const times = await grantTimes(15);
     expect(times).toHaveLength(15);
-    expect(maxInAnyWindow(times)).toBeLessThanOrEqual(10);
+    expect(withinCap(times)).toBe(true);
   });
 
   it('answers 429 upstream_rate_limited once a partner would wait more than 2.5 s', async () => {
@@ -90,14 +95,15 @@ describe(UpstreamBudget.name, () => {
   it('still gives one organization alone the whole cap', async () => {
     const times = await grantTimes(15, 'org-a');
     expect(times).toHaveLength(15);
-    expect(maxInAnyWindow(times)).toBeGreaterThanOrEqual(9);
+    // Fifteen slots 105 ms apart: nothing in its way but the cap itself.
+    expect(Math.max(...times) - Math.min(...times)).toBeLessThan(15 * 105 + 300);
   });
 
   it('coordinates through Postgres while the store is down, and the cap still holds', async () => {
     store.down = true;
     const times = await grantTimes(12);
     expect(slots.reservations).toBeGreaterThanOrEqual(12);
-    expect(maxInAnyWindow(times)).toBeLessThanOrEqual(10);
+    expect(withinCap(times)).toBe(true);
   });
 
   it('falls back to a local share only when Postgres is down too', async () => {
