@@ -207,10 +207,30 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
 
     it('releases the key after a definite failure so a corrected retry can succeed', async () => {
       const key = randomUUID();
-      await sandbox.control.setFault({ method: 'createTransaction', mode: 'non_json', count: 1 });
-      const failed = await createSwap(floatBody(), key).expect(502);
-      expect(failed.body.error.code).toBe('upstream_bad_response');
+      await sandbox.control.setFault({
+        method: 'createTransaction',
+        mode: 'rpc_error',
+        code: -32602,
+        message: 'Invalid address',
+        count: 1,
+      });
+      const failed = await createSwap(floatBody(), key).expect(400);
+      expect(failed.body.error).toMatchObject({ code: 'invalid_request', upstream_code: -32602 });
       await createSwap(floatBody(), key).expect(201);
+    });
+
+    it('keeps the key to its request after an unreadable answer, and the retry creates once', async () => {
+      const key = randomUUID();
+      const body = floatBody();
+      await sandbox.control.setFault({ method: 'createTransaction', mode: 'non_json', count: 1 });
+      const failed = await createSwap(body, key).expect(502);
+      expect(failed.body.error.code).toBe('upstream_bad_response');
+      // The provider may have created it: the key stays bound until a lookup settles that.
+      await createSwap(floatBody(), key).expect(409);
+      const before = await createCalls();
+      const retry = await createSwap(body, key).expect(201);
+      expect(await createCalls()).toBe(before + 1);
+      expect((await createSwap(body, key).expect(201)).body.swap.id).toBe(retry.body.swap.id);
     });
 
     it('answers 422 exchange_not_processable with the provider message verbatim', async () => {

@@ -117,6 +117,7 @@ export class ExchangeService {
     const amountFrom = p.amountFrom(from, { min: bounds.minFloat, max: bounds.maxFloat });
     const payoutAddress = p.payoutAddress(to);
     const refundAddress = p.optionalRefundAddress(from);
+    const userMetadata = p.userMetadata();
     const price = this.market.floatPrice(from, to, amountFrom, now);
     const tx = this.transactions.open(
       {
@@ -125,6 +126,7 @@ export class ExchangeService {
         to,
         payoutAddress,
         refundAddress,
+        userMetadata,
         amountExpectedFrom: amountFrom,
         amountExpectedTo: expectedPayout(price.amountTo, price.networkFee, bounds.minFloat),
         networkFee: price.networkFee,
@@ -146,6 +148,7 @@ export class ExchangeService {
     checkQuotedAmount(rate, amountFrom);
     const payoutAddress = p.payoutAddress(to);
     const refundAddress = p.refundAddress(from);
+    const userMetadata = p.userMetadata();
     const amountExpectedTo = expectedPayout(
       rate.amountTo,
       rate.networkFee,
@@ -159,6 +162,7 @@ export class ExchangeService {
         to,
         payoutAddress,
         refundAddress,
+        userMetadata,
         amountExpectedFrom: amountFrom,
         amountExpectedTo,
         networkFee: rate.networkFee,

@@ -26,6 +26,7 @@ function transaction(type: SwapMode): SandboxTransaction {
     payinAddress: 'payin',
     payoutAddress: 'payout',
     refundAddress: null,
+    userMetadata: null,
     amountExpectedFrom: new Decimal('0.1'),
     amountExpectedTo: new Decimal('2'),
     networkFee: new Decimal('0.0006'),

@@ -164,6 +164,8 @@ describe(ParamsReader.name, () => {
       expect(ParamsReader.object({}).transactionsQuery()).toEqual({
         ids: null,
         payoutAddress: null,
+        statuses: null,
+        sinceMs: null,
         limit: 10,
         offset: 0,
       });
@@ -179,7 +181,28 @@ describe(ParamsReader.name, () => {
           limit: 100,
           offset: 5,
         }).transactionsQuery(),
-      ).toEqual({ ids: ten, payoutAddress: ethAddress, limit: 100, offset: 5 });
+      ).toEqual({
+        ids: ten,
+        payoutAddress: ethAddress,
+        statuses: null,
+        sinceMs: null,
+        limit: 100,
+        offset: 5,
+      });
+    });
+
+    it('filters by one status or several, and by creation time in Unix microseconds', () => {
+      expect(ParamsReader.object({ status: 'hold' }).transactionsQuery().statuses).toEqual([
+        'hold',
+      ]);
+      const query = ParamsReader.object({
+        status: ['waiting', 'confirming'],
+        since: 1_767_225_600_123_456,
+      }).transactionsQuery();
+      expect(query).toMatchObject({
+        statuses: ['waiting', 'confirming'],
+        sinceMs: 1_767_225_600_123,
+      });
     });
 
     it.each`
@@ -192,6 +215,9 @@ describe(ParamsReader.name, () => {
       ${{ limit: 1.5 }}                             | ${'Invalid parameter limit: an integer from 1 to 100 is expected'}
       ${{ limit: '5' }}                             | ${'Invalid parameter limit: an integer from 1 to 100 is expected'}
       ${{ offset: -1 }}                             | ${'Invalid parameter offset: an integer from 0 to 9007199254740991 is expected'}
+      ${{ status: 'done' }}                         | ${'Invalid parameter status: a status or an array of statuses is expected'}
+      ${{ status: [1] }}                            | ${'Invalid parameter status: a status or an array of statuses is expected'}
+      ${{ since: '2026-01-01' }}                    | ${'Invalid parameter since: an integer from 0 to 9007199254740991 is expected'}
       ${{ id: 5, limit: 0 }}                        | ${'Invalid parameter id: a string or an array of strings is expected'}
     `('refuses $params: $message', ({ params, message }: { params: object; message: string }) => {
       expect(failure(() => ParamsReader.object(params).transactionsQuery())).toEqual({

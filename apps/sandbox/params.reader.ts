@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { isDecimalString, type SwapMode } from '#app/domain';
+import { isDecimalString, isProviderStatus, type ProviderStatus, type SwapMode } from '#app/domain';
 import { validateAddress } from '#app/chains';
 import { CATALOGUE, type SandboxCurrency } from './catalogue.js';
 import { amountAboveMax, amountBelowMin, INVALID_PARAMS, RpcFailure } from './rpc-failure.js';
@@ -15,6 +15,7 @@ export interface AmountRange {
 
 const CURRENCIES = new Map(CATALOGUE.map((c) => [c.ticker, c]));
 const MAX_IDS = 10;
+const MAX_USER_METADATA = 1024;
 
 function isObject(value: unknown): value is Params {
   return value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -124,12 +125,39 @@ export class ParamsReader {
     return this.text('refundAddress') === undefined ? null : this.refundAddress(from);
   }
 
-  /** `getTransactions`: `id` (one or up to 10), `payoutAddress`, `limit` [10] and `offset` [0]. */
+  /**
+   * `getTransactions`: `id` (one or up to 10), `payoutAddress`, `status` (one or several),
+   * `since` (Unix microseconds, `createdAt >= since`), `limit` [10, at most 100] and `offset` [0].
+   */
   transactionsQuery(): TransactionsQuery {
     const ids = this.ids();
+    const statuses = this.statuses();
+    const since = this.integer('since', -1, 0, Number.MAX_SAFE_INTEGER);
     const limit = this.integer('limit', 10, 1, 100);
     const offset = this.integer('offset', 0, 0, Number.MAX_SAFE_INTEGER);
-    return { ids, payoutAddress: this.text('payoutAddress') ?? null, limit, offset };
+    return {
+      ids,
+      payoutAddress: this.text('payoutAddress') ?? null,
+      statuses,
+      sinceMs: since < 0 ? null : Math.floor(since / 1000),
+      limit,
+      offset,
+    };
+  }
+
+  /** `userMetadata`: the partner's own note, kept as given. */
+  userMetadata(): string | null {
+    const value = this.params.userMetadata;
+    if (value === undefined || value === null) {
+      return null;
+    }
+    if (typeof value !== 'string' || value.length > MAX_USER_METADATA) {
+      throw new RpcFailure(
+        INVALID_PARAMS,
+        `Invalid parameter userMetadata: a string of at most ${MAX_USER_METADATA} characters is expected`,
+      );
+    }
+    return value;
   }
 
   private address(key: string, currency: SandboxCurrency, message: string): string {
@@ -138,6 +166,24 @@ export class ParamsReader {
       throw new RpcFailure(INVALID_PARAMS, message);
     }
     return address;
+  }
+
+  private statuses(): ProviderStatus[] | null {
+    const value = this.params.status;
+    if (value === undefined || value === null) {
+      return null;
+    }
+    const statuses = typeof value === 'string' ? [value] : value;
+    if (
+      !Array.isArray(statuses) ||
+      statuses.some((status) => typeof status !== 'string' || !isProviderStatus(status))
+    ) {
+      throw new RpcFailure(
+        INVALID_PARAMS,
+        'Invalid parameter status: a status or an array of statuses is expected',
+      );
+    }
+    return statuses as ProviderStatus[];
   }
 
   private ids(): string[] | null {

@@ -32,6 +32,8 @@ export interface SandboxTransaction {
   payinAddress: string;
   payoutAddress: string;
   refundAddress: string | null;
+  /** The partner's own note on the transaction, returned as given. */
+  userMetadata: string | null;
   amountExpectedFrom: Decimal;
   amountExpectedTo: Decimal;
   networkFee: Decimal;

@@ -23,7 +23,14 @@ function currency(ticker: string): SandboxCurrency {
 
 const btc = currency('btc');
 const eth = currency('eth');
-const anyQuery: TransactionsQuery = { ids: null, payoutAddress: null, limit: 10, offset: 0 };
+const anyQuery: TransactionsQuery = {
+  ids: null,
+  payoutAddress: null,
+  statuses: null,
+  sinceMs: null,
+  limit: 10,
+  offset: 0,
+};
 
 function appError(act: () => unknown): { code: ErrorCode; param: string | null } {
   try {
@@ -58,6 +65,7 @@ describe(TransactionBook.name, () => {
         to: eth,
         payoutAddress,
         refundAddress: null,
+        userMetadata: null,
         amountExpectedFrom: new Decimal('0.1'),
         amountExpectedTo: new Decimal('2'),
         networkFee: new Decimal('0.0006'),

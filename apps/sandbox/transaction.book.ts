@@ -20,6 +20,10 @@ export interface TransactionsQuery {
   /** Only these ids; null: any. */
   ids: string[] | null;
   payoutAddress: string | null;
+  /** Only transactions reported in one of these statuses; null: any. */
+  statuses: ProviderStatus[] | null;
+  /** Only transactions created at or after this time (ms); null: any. */
+  sinceMs: number | null;
   limit: number;
   offset: number;
 }
@@ -31,6 +35,7 @@ export interface NewTransaction {
   to: SandboxCurrency;
   payoutAddress: string;
   refundAddress: string | null;
+  userMetadata: string | null;
   amountExpectedFrom: Decimal;
   amountExpectedTo: Decimal;
   networkFee: Decimal;
@@ -38,10 +43,17 @@ export interface NewTransaction {
   payTillMs: number | null;
 }
 
+/** Upstream reports a transaction still `new` as `waiting`, and finds it under either word. */
+function reportedAs(status: ProviderStatus, wanted: readonly ProviderStatus[]): boolean {
+  return wanted.includes(status) || (status === 'new' && wanted.includes('waiting'));
+}
+
 export function matchesQuery(tx: SandboxTransaction, query: TransactionsQuery): boolean {
   return (
     (query.ids === null || query.ids.includes(tx.id)) &&
-    (query.payoutAddress === null || tx.payoutAddress === query.payoutAddress)
+    (query.payoutAddress === null || tx.payoutAddress === query.payoutAddress) &&
+    (query.statuses === null || reportedAs(tx.status, query.statuses)) &&
+    (query.sinceMs === null || tx.createdAtMs >= query.sinceMs)
   );
 }
 

@@ -28,6 +28,7 @@ function transaction(overrides: Partial<SandboxTransaction> = {}): SandboxTransa
     payinAddress: 'payin',
     payoutAddress: 'payout',
     refundAddress: 'refund',
+    userMetadata: null,
     amountExpectedFrom: new Decimal('0.1'),
     amountExpectedTo: new Decimal('1.9994'),
     networkFee: new Decimal('0.0006'),

@@ -113,6 +113,9 @@ export class ChangellyAdapter implements LiquidityProvider {
     if (request.refundAddress !== undefined) {
       params.refundAddress = request.refundAddress;
     }
+    if (request.userMetadata !== undefined) {
+      params.userMetadata = request.userMetadata;
+    }
     return this.rpc.call('createTransaction', params, readCreatedTransaction);
   }
 
@@ -126,6 +129,7 @@ export class ChangellyAdapter implements LiquidityProvider {
       amountFrom: request.amountFrom,
       address: request.address,
       refundAddress: request.refundAddress,
+      ...(request.userMetadata !== undefined ? { userMetadata: request.userMetadata } : {}),
     };
     return this.rpc.call('createFixTransaction', params, readCreatedTransaction);
   }
@@ -140,7 +144,10 @@ export class ChangellyAdapter implements LiquidityProvider {
       return out;
     }
     const params = {
-      payoutAddress: query.payoutAddress,
+      ...(query.payoutAddress !== undefined ? { payoutAddress: query.payoutAddress } : {}),
+      ...(query.statuses !== undefined ? { status: query.statuses } : {}),
+      // Upstream filters `createdAt >= since` in Unix microseconds.
+      ...(query.since !== undefined ? { since: Date.parse(query.since) * 1000 } : {}),
       limit: query.limit ?? 10,
       offset: query.offset ?? 0,
     };

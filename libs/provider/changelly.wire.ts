@@ -103,6 +103,8 @@ export interface WireCreatedTransaction {
   payoutAddress: string;
   payoutExtraId: string | null;
   refundAddress: string | null;
+  /** What the caller sent as `userMetadata`, if anything. */
+  userMetadata: string | null;
   amountExpectedFrom: string;
   amountExpectedTo: string;
   networkFee: string;
@@ -122,6 +124,7 @@ export interface WireTransaction {
   payinAddress: string;
   payoutAddress: string;
   refundAddress: string | null;
+  userMetadata: string | null;
   amountExpectedFrom: string;
   amountExpectedTo: string;
   /** Actually received; "0" until the deposit is seen. */

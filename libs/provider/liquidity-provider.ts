@@ -80,6 +80,8 @@ export interface CreateTransactionRequest {
   amountFrom: string;
   address: string;
   refundAddress?: string;
+  /** Our own note on the transaction (`userMetadata`), to recognise it again later. */
+  userMetadata?: string;
 }
 
 export interface CreateFixedTransactionRequest extends CreateTransactionRequest {
@@ -96,6 +98,8 @@ export interface ProviderTransaction {
   payinAddress: string;
   payoutAddress: string;
   refundAddress: string | null;
+  /** Our note, as the provider reports it back; null when it reports none. */
+  userMetadata: string | null;
   amountExpectedFrom: string;
   amountExpectedTo: string;
   networkFee: string | null;
@@ -111,8 +115,19 @@ export interface ProviderTransaction {
   moneySentAt: string | null;
 }
 
+/**
+ * By ids (any number; asked 10 per call), or one page of a listing, newest first: by payout
+ * address, by status, created at or after `since` (ISO 8601), `limit` ≤ 100 per page.
+ */
 export type TransactionQuery =
-  { ids: string[] } | { payoutAddress: string; limit?: number; offset?: number };
+  | { ids: string[] }
+  | {
+      payoutAddress?: string;
+      statuses?: SwapStatus[];
+      since?: string;
+      limit?: number;
+      offset?: number;
+    };
 
 export interface AddressValidation {
   result: boolean;

@@ -31,6 +31,7 @@ function report(overrides: Partial<ProviderTransaction> = {}): ProviderTransacti
     payinAddress: 'payin',
     payoutAddress: 'payout',
     refundAddress: null,
+    userMetadata: null,
     amountExpectedFrom: '0.5',
     amountExpectedTo: '10',
     networkFee: '0.001',

@@ -9,6 +9,10 @@ export interface UpstreamAttempt {
   amountFrom: string;
   address: string;
   startedAt: string;
+  /** Sent with the create call, so the lookup knows our transaction from anyone else's. */
+  marker: string;
+  /** The fixed rate the attempt spent; null for float. */
+  fixedRateId: string | null;
 }
 
 export type Reservation =
@@ -107,12 +111,27 @@ export class IdempotencyRepository {
     );
   }
 
-  /** The upstream answer was lost: keep the attempt, unlock, and let the next retry reconcile. */
-  async unlockForReconciliation(id: string): Promise<void> {
+  /** A lookup or the provider proved the attempt created nothing: the key may create afresh. */
+  async clearAttempt(id: string): Promise<void> {
     await this.dataSource.query(
-      `UPDATE idempotency_keys SET locked_until = 'epoch' WHERE id = $1 AND state = 'pending'`,
+      `UPDATE idempotency_keys SET upstream_attempt = NULL WHERE id = $1`,
       [id],
     );
+  }
+
+  /**
+   * When the key holds an attempt that may have reached the provider, keeps it and unlocks the
+   * key for the next retry to reconcile; returns whether it did.
+   */
+  async unlockForReconciliation(id: string): Promise<boolean> {
+    const rows = await this.dataSource.query<[unknown[], number] | unknown[]>(
+      `UPDATE idempotency_keys SET locked_until = 'epoch'
+        WHERE id = $1 AND state = 'pending' AND upstream_attempt IS NOT NULL
+        RETURNING id`,
+      [id],
+    );
+    const updated = Array.isArray(rows[0]) ? rows[0] : rows;
+    return updated.length > 0;
   }
 
   /** Keys past their 24 h window (housekeeping); returns how many were deleted. */

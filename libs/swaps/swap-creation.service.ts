@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
@@ -61,6 +62,9 @@ export function keyLockMs(providerTimeoutMs: number): number {
 const DUPLICATE_WAIT_MS = 10_000;
 const DUPLICATE_POLL_MS = 100;
 const NOT_PROCESSABLE = /not processable|cannot be (processed|routed)/i;
+/** A lookup reads the payout address's transactions from a minute before the attempt began. */
+const RECONCILE_CLOCK_SKEW_MS = 60_000;
+const RECONCILE_PAGE = 100;
 
 /** What the service needs to persist a swap the provider created. */
 interface Pricing {
@@ -112,8 +116,7 @@ export class SwapCreationService {
       );
       return { swap: toSwapView(swap), replayed: false };
     } catch (error: unknown) {
-      await this.afterFailure(reservation.id, error);
-      throw translateCreateError(error);
+      throw await this.afterFailure(reservation.id, error);
     }
   }
 
@@ -153,24 +156,30 @@ export class SwapCreationService {
     }
   }
 
+  /**
+   * An unresolved attempt of this key is settled first, by a lookup and before any other upstream
+   * call: found, its transaction becomes the swap; proven absent, the key creates afresh.
+   */
   private async createOnce(
     partner: AuthenticatedPartner,
     key: string,
     input: CreateSwapInput,
     reservationId: string,
-    previousAttempt: UpstreamAttempt | null,
+    unresolved: UpstreamAttempt | null,
   ): Promise<SwapEntity> {
-    const pricing = await this.price(partner, input);
-    if (previousAttempt) {
-      const found = await this.reconcile(previousAttempt);
+    if (unresolved) {
+      const found = await this.reconcile(unresolved);
       if (found) {
         this.logger.warn(
           { orgId: partner.organizationId, providerId: found.id },
           'reconciled a lost upstream answer',
         );
+        const pricing = await this.pricingOf(partner, unresolved);
         return this.persist(partner, key, input, pricing, found, reservationId, newSwapId());
       }
+      await this.idempotency.clearAttempt(reservationId);
     }
+    const pricing = await this.price(partner, input);
     const swapId = newSwapId();
     if (
       pricing.fixedRate &&
@@ -184,24 +193,61 @@ export class SwapCreationService {
       amountFrom: pricing.amountFrom,
       address: input.address,
       startedAt: new Date().toISOString(),
+      marker: randomBytes(12).toString('hex'),
+      fixedRateId: pricing.fixedRate?.id ?? null,
     };
     await this.idempotency.recordAttempt(reservationId, attempt);
     const started = performance.now();
-    const transaction = pricing.fixedRate
-      ? await this.provider.createFixedTransaction({
-          ...attempt,
-          rateId: pricing.fixedRate.providerRateId,
-          refundAddress: input.refundAddress ?? '',
-        })
-      : await this.provider.createTransaction({
-          ...attempt,
-          ...(input.refundAddress !== undefined ? { refundAddress: input.refundAddress } : {}),
-        });
+    const transaction = await this.createUpstream(pricing, input, attempt).catch(
+      async (error: unknown) => {
+        // The provider said no: nothing was created, so the attempt is settled.
+        if (isDefiniteRejection(error)) {
+          await this.idempotency.clearAttempt(reservationId);
+        }
+        throw error;
+      },
+    );
     this.logger.log(
       { swapId, orgId: partner.organizationId, latencyMs: Math.round(performance.now() - started) },
       'upstream transaction created',
     );
     return this.persist(partner, key, input, pricing, transaction, reservationId, swapId);
+  }
+
+  private createUpstream(
+    pricing: Pricing,
+    input: CreateSwapInput,
+    attempt: UpstreamAttempt,
+  ): Promise<ProviderTransaction> {
+    const request = {
+      from: attempt.from,
+      to: attempt.to,
+      amountFrom: attempt.amountFrom,
+      address: attempt.address,
+      userMetadata: markerOf(attempt),
+    };
+    return pricing.fixedRate
+      ? this.provider.createFixedTransaction({
+          ...request,
+          rateId: pricing.fixedRate.providerRateId,
+          refundAddress: input.refundAddress ?? '',
+        })
+      : this.provider.createTransaction({
+          ...request,
+          ...(input.refundAddress !== undefined ? { refundAddress: input.refundAddress } : {}),
+        });
+  }
+
+  /** The terms an attempt was made on, to store the transaction a lookup found for it. */
+  private async pricingOf(
+    partner: AuthenticatedPartner,
+    attempt: UpstreamAttempt,
+  ): Promise<Pricing> {
+    const pair = await this.catalogue.pair(attempt.from, attempt.to);
+    const fixedRate = attempt.fixedRateId
+      ? await this.fixedRates.findForOrganization(attempt.fixedRateId, partner.organizationId)
+      : null;
+    return { pair, amountFrom: attempt.amountFrom, fixedRate };
   }
 
   /** Everything checked before money can move: pair, amount, addresses, the fixed rate. */
@@ -243,24 +289,30 @@ export class SwapCreationService {
     return { pair, amountFrom, fixedRate: rate };
   }
 
-  /** Finds the transaction a lost answer had created: same payout address, pair and amount. */
+  /**
+   * Looks for the transaction an attempt may have created: the payout address's transactions
+   * since the attempt started, page by page, the one carrying the attempt's marker (or, from a
+   * provider that does not report markers, the same pair and amount) that no swap holds yet.
+   * Null only when the provider answered every page: then nothing was created.
+   */
   private async reconcile(attempt: UpstreamAttempt): Promise<ProviderTransaction | null> {
-    const candidates = await this.provider.getTransactions({
-      payoutAddress: attempt.address,
-      limit: 20,
-    });
-    const startedAt = Date.parse(attempt.startedAt) - 60_000;
-    for (const tx of candidates) {
-      const matches =
-        tx.from === attempt.from &&
-        tx.to === attempt.to &&
-        new Decimal(tx.amountExpectedFrom).eq(attempt.amountFrom) &&
-        Date.parse(tx.createdAt) >= startedAt;
-      if (matches && !(await this.swaps.existsWithProviderTransactionId(tx.id))) {
-        return tx;
+    const since = new Date(Date.parse(attempt.startedAt) - RECONCILE_CLOCK_SKEW_MS).toISOString();
+    for (let offset = 0; ; offset += RECONCILE_PAGE) {
+      const page = await this.provider.getTransactions({
+        payoutAddress: attempt.address,
+        since,
+        limit: RECONCILE_PAGE,
+        offset,
+      });
+      for (const tx of page) {
+        if (madeBy(attempt, tx) && !(await this.swaps.existsWithProviderTransactionId(tx.id))) {
+          return tx;
+        }
+      }
+      if (page.length < RECONCILE_PAGE) {
+        return null;
       }
     }
-    return null;
   }
 
   private async persist(
@@ -325,20 +377,64 @@ export class SwapCreationService {
   }
 
   /**
-   * A definite failure gives the key back. A lost answer (timeout, connection cut) keeps the
-   * recorded attempt so the retry reconciles instead of creating a second transaction.
+   * What a failure does to the key. While it holds an attempt that may have reached the provider
+   * (a lost answer, a failed lookup, a store that failed after the provider answered), the
+   * attempt stays for the next retry to settle: a failed create call is answered as it is, any
+   * other failure with 503 (retry, same key). Any other failure gives the key back and is
+   * answered as it is.
    */
-  private async afterFailure(reservationId: string, error: unknown): Promise<void> {
-    const answerLost =
-      error instanceof ProviderError &&
-      error.code === ErrorCode.UpstreamUnavailable &&
-      error.method.startsWith('create');
-    if (answerLost) {
-      await this.idempotency.unlockForReconciliation(reservationId);
-    } else {
-      await this.idempotency.release(reservationId);
+  private async afterFailure(reservationId: string, error: unknown): Promise<unknown> {
+    if (await this.idempotency.unlockForReconciliation(reservationId)) {
+      this.logger.warn(
+        { err: error instanceof Error ? error.message : String(error) },
+        'creation failed with an attempt unsettled; kept for the retry',
+      );
+      // The create call's own failure keeps its code (spec: 502 upstream_bad_response, …).
+      if (error instanceof ProviderError && error.method.startsWith('create')) {
+        return error;
+      }
+      return new AppError(
+        ErrorCode.UpstreamUnavailable,
+        'The liquidity provider did not confirm this swap. Retry with the same Idempotency-Key; it will not be created twice.',
+        { cause: error },
+      );
     }
+    await this.idempotency.release(reservationId);
+    return translateCreateError(error);
   }
+}
+
+/** What the attempt sends as `userMetadata`, to know its transaction again. */
+function markerOf(attempt: UpstreamAttempt): string {
+  return `attempt:${attempt.marker}`;
+}
+
+/** Whether `tx` is the one `attempt` created (DECISIONS: "Lost upstream answers"). */
+function madeBy(attempt: UpstreamAttempt, tx: ProviderTransaction): boolean {
+  if (tx.userMetadata !== null) {
+    return tx.userMetadata === markerOf(attempt);
+  }
+  return (
+    tx.from === attempt.from &&
+    tx.to === attempt.to &&
+    new Decimal(tx.amountExpectedFrom).eq(attempt.amountFrom)
+  );
+}
+
+/**
+ * The provider answered and created nothing: a JSON-RPC rejection, or our own budget refusing
+ * before anything was sent. A timeout, a cut connection, a 5xx, an unreadable answer or an
+ * internal error may have created the transaction all the same.
+ */
+function isDefiniteRejection(error: unknown): boolean {
+  if (error instanceof ProviderError) {
+    return ![
+      ErrorCode.UpstreamUnavailable,
+      ErrorCode.UpstreamBadResponse,
+      ErrorCode.UpstreamError,
+    ].includes(error.code);
+  }
+  return error instanceof AppError && error.code === ErrorCode.UpstreamRateLimited;
 }
 
 function rateExpired(): AppError {
