@@ -1,17 +1,19 @@
-import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { generateAddress } from '#app/chains';
-import { ChangellyAdapter } from '#app/provider';
 import { testApiEnv } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
 import { spawnService, type ServiceProcess } from './support/processes.js';
-import { startTestSandbox, testProviderConfig, type TestSandbox } from './support/sandbox.js';
+import {
+  createSandboxTransactions,
+  currentCycle,
+  seedSwaps,
+  seenSince as seenSinceOf,
+} from './support/poller-fixtures.js';
+import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 
-const random = (n: number): Uint8Array => randomBytes(n);
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-/** Long enough that a polled swap is never due again within a test: each cycle is explicit. */
-const POLL_INTERVAL_MS = '60000';
+/** Long enough that each cycle's listing (a few pages) ends well before the next cycle starts. */
+const POLL_INTERVAL_MS = 3000;
+const LIST_PAGE = 100;
 
 describe('Poller: several pollers, leases and a killed poller', () => {
   let sandbox: TestSandbox;
@@ -23,21 +25,7 @@ describe('Poller: several pollers, leases and a killed poller', () => {
     await truncateAll();
     sandbox = await startTestSandbox({ stepMs: 60_000 });
     db = await openTestDataSource();
-    const adapter = new ChangellyAdapter(testProviderConfig(sandbox.url));
-    transactionIds = [];
-    for (let i = 0; i < 560; i += 20) {
-      const created = await Promise.all(
-        Array.from({ length: 20 }, () =>
-          adapter.createTransaction({
-            from: 'btc',
-            to: 'eth',
-            amountFrom: '0.1',
-            address: generateAddress('ethereum', random),
-          }),
-        ),
-      );
-      transactionIds.push(...created.map((tx) => tx.id));
-    }
+    transactionIds = await createSandboxTransactions(sandbox, 560);
   });
 
   afterAll(async () => {
@@ -45,49 +33,13 @@ describe('Poller: several pollers, leases and a killed poller', () => {
     await sandbox.close();
   });
 
-  /** An organization and one waiting swap per provider transaction, not yet due. */
-  async function seedSwaps(providerIds: string[]): Promise<string> {
-    const [org] = await db.query<{ id: string }[]>(
-      `INSERT INTO organizations (name, fee_percent, status, provider_activated)
-       VALUES ($1, '0', 'active', true) RETURNING id`,
-      [`poller org ${randomBytes(4).toString('hex')}`],
-    );
-    await db.query(
-      `INSERT INTO swaps (id, organization_id, provider_transaction_id, status, mode, from_ticker,
-         to_ticker, amount_from, amount_expected_to, payin_address, payout_address, next_poll_at)
-       SELECT substr(md5(random()::text || tx), 1, 16), $1, tx, 'waiting', 'float', 'btc', 'eth', 0.1, 2,
-              'payin-' || tx, 'payout-' || tx, now() + interval '1 hour'
-         FROM unnest($2::text[]) AS tx`,
-      [org.id, providerIds],
-    );
-    return org.id;
-  }
-
-  /** Makes every swap of the org due now (one interval has passed); answers the database time. */
-  async function makeDue(organizationId: string): Promise<Date> {
-    const [row] = await db.query<{ now: Date }[]>(`SELECT now() AS now`);
-    await db.query(`UPDATE swaps SET next_poll_at = $2 WHERE organization_id = $1`, [
-      organizationId,
-      row.now,
-    ]);
-    return row.now;
-  }
-
-  /** Swaps of the org polled since `since` and no longer leased. */
-  async function polledSince(organizationId: string, since: Date): Promise<number> {
-    const [row] = await db.query<{ count: number }[]>(
-      `SELECT count(*)::int AS count FROM swaps
-        WHERE organization_id = $1 AND next_poll_at > $2::timestamptz + interval '30 seconds'
-          AND lease_owner IS NULL`,
-      [organizationId, since],
-    );
-    return row.count;
-  }
+  const cycle = () => currentCycle(db);
+  const seenSince = (organizationId: string, since: Date) => seenSinceOf(db, organizationId, since);
 
   function pollerEnv(overrides: Record<string, string> = {}): Record<string, string | undefined> {
     return testApiEnv({
       PROVIDER_URL: sandbox.url,
-      POLL_INTERVAL_MS,
+      POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
       POLLER_TICK_MS: '50',
       POLLER_BATCH_SIZE: '50',
       POLLER_HEALTH_PORT: '0',
@@ -102,7 +54,7 @@ describe('Poller: several pollers, leases and a killed poller', () => {
     let organizationId: string;
 
     beforeAll(async () => {
-      organizationId = await seedSwaps(transactionIds.slice(0, SWAPS));
+      organizationId = await seedSwaps(db, transactionIds.slice(0, SWAPS));
       pollers = await Promise.all([1, 2, 3].map(() => spawnService('poller', pollerEnv())));
     });
 
@@ -117,39 +69,51 @@ describe('Poller: several pollers, leases and a killed poller', () => {
       return match ? Number(match[1]) : 0;
     }
 
-    it('poll every due swap exactly once per cycle, at most 10 ids per provider call', async () => {
+    it('share each cycle: every swap refreshed once, no listing page asked twice', async () => {
       const startedAt = Date.now();
-      for (let cycle = 0; cycle < CYCLES; cycle++) {
-        const before = (await sandbox.control.stats()).getTransactions;
-        const dueAt = await makeDue(organizationId);
-
+      let done = 0;
+      for (let seen = 0; seen < CYCLES; seen += 1) {
         await waitUntil(
-          `cycle ${cycle}`,
-          async () => (await polledSince(organizationId, dueAt)) === SWAPS,
-          // 50 calls at 10/s take about 5 s; the margin is for a loaded machine.
+          `cycle ${done + 1} to list every swap`,
+          async () => {
+            const now = await cycle();
+            if (now.number <= done || !now.listingOver) {
+              return false;
+            }
+            if ((await seenSince(organizationId, now.startedAt)) !== SWAPS) {
+              return false;
+            }
+            done = now.number;
+            return true;
+          },
+          // A few listing pages per cycle; the margin is for a loaded machine.
           30000,
         );
-        // Nothing may still be in flight that would poll a swap a second time.
-        await sleep(300);
-
-        const after = (await sandbox.control.stats()).getTransactions;
-        const callsThisCycle = after.idsPerCall.slice(before.idsPerCall.length);
-        expect(after.idsRequested - before.idsRequested).toBe(SWAPS);
-        expect(Math.max(...callsThisCycle)).toBeLessThanOrEqual(10);
-        expect(callsThisCycle.reduce((a, b) => a + b, 0)).toBe(SWAPS);
-        expect(await polledSince(organizationId, dueAt)).toBe(SWAPS);
       }
-      // Three pollers together stay within the shared upstream cap of 10 calls per second.
-      const seconds = (await sandbox.control.stats()).perSecond.filter(
-        (bucket) => bucket.second * 1000 >= startedAt,
+      // Read between two cycles: what the pollers polled adds up to whole cycles.
+      const shares = await Promise.all(pollers.map((p) => swapsPolledBy(p.url)));
+      expect((await cycle()).number).toBe(done);
+      expect(shares.reduce((a, b) => a + b, 0)).toBe(SWAPS * done);
+      // The pollers share the pages.
+      expect(shares.filter((share) => share > 0).length).toBeGreaterThanOrEqual(2);
+
+      const { getTransactions, perSecond } = await sandbox.control.stats();
+      const pagesPerCycle = Math.floor(SWAPS / LIST_PAGE) + 1;
+      // No page is asked twice in a cycle: each offset of the listing exactly once per cycle.
+      // Pollers that claim pages at once may each ask one past the end before it is known.
+      for (let offset = 0; offset < pagesPerCycle * LIST_PAGE; offset += LIST_PAGE) {
+        expect(getTransactions.listingOffsets.filter((o) => o === offset)).toHaveLength(done);
+      }
+      expect(getTransactions.listingOffsets.length).toBeLessThanOrEqual(
+        (pagesPerCycle + pollers.length - 1) * done,
       );
+      // Nothing changed, so nothing was asked for by id.
+      expect(getTransactions.idsRequested).toBe(0);
+      // Three pollers together stay within the shared upstream cap of 10 calls per second.
+      const seconds = perSecond.filter((bucket) => bucket.second * 1000 >= startedAt);
       expect(Math.max(...seconds.map((b) => b.methods.getTransactions ?? 0))).toBeLessThanOrEqual(
         10,
       );
-      // Every process took a share, and together they polled each swap once per cycle.
-      const shares = await Promise.all(pollers.map((p) => swapsPolledBy(p.url)));
-      expect(shares.every((share) => share > 0)).toBe(true);
-      expect(shares.reduce((a, b) => a + b, 0)).toBe(SWAPS * CYCLES);
     });
   });
 
@@ -158,7 +122,13 @@ describe('Poller: several pollers, leases and a killed poller', () => {
     let running: ServiceProcess | null = null;
 
     beforeAll(async () => {
-      organizationId = await seedSwaps(transactionIds.slice(500, 530));
+      // Only this block's swaps are left to refresh, in a cycle of their own.
+      await db.query(`UPDATE swaps SET status = 'finished', next_poll_at = NULL`);
+      organizationId = await seedSwaps(db, transactionIds.slice(500, 530));
+    });
+
+    beforeEach(async () => {
+      await db.query(`DELETE FROM poll_cycles`);
     });
 
     afterEach(async () => {
@@ -172,24 +142,21 @@ describe('Poller: several pollers, leases and a killed poller', () => {
       return running;
     }
 
-    /** Waits for the poller to lease `count` swaps; a poller that died says why. */
-    async function claimedBy(sut: ServiceProcess, count: number): Promise<void> {
-      await waitUntil('the poller to claim', async () => {
+    async function listingCalls(): Promise<number> {
+      return (await sandbox.control.stats()).getTransactions.listingOffsets.length;
+    }
+
+    /** Waits until the poller is inside a listing call; a poller that died says why. */
+    async function listing(sut: ServiceProcess, before: number): Promise<void> {
+      await waitUntil('the poller to ask for a page', async () => {
         if (sut.child.exitCode !== null) {
           throw new Error(`the poller exited with ${sut.child.exitCode}: ${sut.output()}`);
         }
-        return (await leasedBy(sut.child.pid!)).length === count;
+        return (await listingCalls()) > before;
       });
     }
 
-    async function leasedBy(pid: number): Promise<{ id: string; lease_until: Date }[]> {
-      return db.query<{ id: string; lease_until: Date }[]>(
-        `SELECT id, lease_until FROM swaps WHERE organization_id = $1 AND lease_owner LIKE $2`,
-        [organizationId, `%:${pid}:%`],
-      );
-    }
-
-    it('killed mid-batch loses no swap: its leases expire and another poller takes them', async () => {
+    it('killed holding a page loses no swap: after the deadline another asks for them by id', async () => {
       // Every answer is held back, so the poller is inside its first provider call when killed.
       await sandbox.control.setFault({
         method: 'getTransactions',
@@ -197,59 +164,53 @@ describe('Poller: several pollers, leases and a killed poller', () => {
         delayMs: 20_000,
         count: 100,
       });
-      const dueAt = await makeDue(organizationId);
+      const before = await listingCalls();
       const sut = await spawnPoller({ POLLER_LEASE_MS: '2000', PROVIDER_TIMEOUT_MS: '15000' });
-      const pid = sut.child.pid!;
-      await claimedBy(sut, 30);
-      await waitUntil(
-        'the poller to call the provider',
-        async () => (await sandbox.control.stats()).getTransactions.calls > 0,
-      );
+      await listing(sut, before);
+      const { startedAt } = await cycle();
 
       await sut.stop('SIGKILL');
-      const orphaned = await leasedBy(pid);
-      expect(orphaned).toHaveLength(30);
       await sandbox.control.clearFaults();
-      const rescuer = await spawnService('poller', pollerEnv());
+      const rescuer = await spawnService('poller', pollerEnv({ POLLER_LEASE_MS: '2000' }));
       try {
-        await waitUntil('every orphaned swap to be polled', async () => {
-          return (await polledSince(organizationId, dueAt)) === 30;
+        await waitUntil('every swap of the dead poller to be refreshed', async () => {
+          return (await seenSince(organizationId, startedAt)) === 30;
         });
       } finally {
         await rescuer.stop();
       }
 
-      const leaseEnd = Math.min(...orphaned.map((s) => s.lease_until.getTime()));
-      const [written] = await db.query<{ first: Date }[]>(
-        `SELECT min(updated_at) AS first FROM swaps WHERE organization_id = $1`,
+      // The dead poller's page is not asked again: its swaps waited for the listing deadline.
+      const [first] = await db.query<{ at: Date }[]>(
+        `SELECT min(last_seen_at) AS at FROM swaps WHERE organization_id = $1`,
         [organizationId],
       );
-      expect(written.first.getTime()).toBeGreaterThanOrEqual(leaseEnd);
-      expect(await leasedBy(pid)).toHaveLength(0);
+      expect(first.at.getTime()).toBeGreaterThanOrEqual(startedAt.getTime() + 2000);
+      expect((await sandbox.control.stats()).getTransactions.idsRequested).toBeGreaterThanOrEqual(
+        30,
+      );
     });
 
-    it('on SIGTERM finishes the batch in flight, claims no more and releases its leases', async () => {
+    it('on SIGTERM finishes the page in flight, asks for no more and holds no lease', async () => {
       await sandbox.control.setFault({
         method: 'getTransactions',
         mode: 'timeout',
         delayMs: 1500,
         count: 1,
       });
-      const dueAt = await makeDue(organizationId);
-      const sut = await spawnPoller({ POLLER_LEASE_MS: '10000', POLLER_BATCH_SIZE: '10' });
-      const pid = sut.child.pid!;
-      await claimedBy(sut, 10);
+      const before = await listingCalls();
+      const sut = await spawnPoller({ POLLER_LEASE_MS: '10000', PROVIDER_TIMEOUT_MS: '5000' });
+      await listing(sut, before);
+      const { startedAt } = await cycle();
 
       await sut.stop('SIGTERM');
 
-      expect(await leasedBy(pid)).toHaveLength(0);
-      expect(await polledSince(organizationId, dueAt)).toBe(10);
-      const [waiting] = await db.query<{ count: number }[]>(
-        `SELECT count(*)::int AS count FROM swaps
-          WHERE organization_id = $1 AND next_poll_at <= $2::timestamptz AND lease_owner IS NULL`,
-        [organizationId, dueAt],
+      expect(await seenSince(organizationId, startedAt)).toBe(30);
+      expect(await listingCalls()).toBe(before + 1);
+      const [leased] = await db.query<{ count: number }[]>(
+        `SELECT count(*)::int AS count FROM swaps WHERE lease_owner IS NOT NULL`,
       );
-      expect(waiting.count).toBe(20);
+      expect(leased.count).toBe(0);
     });
   });
 });

@@ -8,6 +8,7 @@ import { startTestApi, testApiEnv, type TestApi } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
 import { spawnService, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { waitUntil } from './support/wait.js';
 
 const POLL_INTERVAL_MS = 300;
 const STEP_MS = 1000;
@@ -200,6 +201,13 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     const swap = await waitForStatus(id, 'finished', 4 * STEP_MS + 3000);
 
     expect(swap).toMatchObject({ amountActualFrom: '0.12', amountAnomalyPct: '20' });
+    // Booked right after the status is written, once the price is read: the status never waits.
+    await waitUntil('the earnings to be booked', async () => {
+      const rows = await db.query<unknown[]>(`SELECT 1 FROM earnings_ledger WHERE swap_id = $1`, [
+        id,
+      ]);
+      return rows.length > 0;
+    });
     const ledger = await db.query<
       {
         amount_actual_from: string;

@@ -3,7 +3,7 @@ import { CallStats } from './call.stats.js';
 describe(CallStats.name, () => {
   function record(stats: CallStats, times: number[]): void {
     for (const time of times) {
-      stats.record('getExchangeAmount', null, time);
+      stats.record('getExchangeAmount', time);
     }
   }
 
@@ -27,5 +27,15 @@ describe(CallStats.name, () => {
     stats.reset();
     record(stats, [5]);
     expect(stats.snapshot()).toMatchObject({ totalCalls: 1, maxCallsInAnyWindow: 1 });
+  });
+
+  it('tells calls by id from listing calls, and keeps each listing offset', () => {
+    const stats = new CallStats();
+    stats.record('getTransactions', 0, { idsCount: 10, listingOffset: null });
+    stats.record('getTransactions', 1, { idsCount: null, listingOffset: 0 });
+    stats.record('getTransactions', 2, { idsCount: null, listingOffset: 100 });
+    const { getTransactions, calls } = stats.snapshot();
+    expect(calls.getTransactions).toBe(3);
+    expect(getTransactions).toMatchObject({ calls: 1, idsRequested: 10, listingOffsets: [0, 100] });
   });
 });

@@ -10,10 +10,13 @@ export interface SandboxStats {
   totalCalls: number;
   calls: Record<string, number>;
   getTransactions: {
+    /** Calls by id. */
     calls: number;
     idsRequested: number;
     maxIdsPerCall: number;
     idsPerCall: number[];
+    /** The offset of every listing call (one that asks for no ids), in order. */
+    listingOffsets: number[];
   };
   perSecond: SecondBucket[];
   /** The most calls in one wall-clock second. */
@@ -37,7 +40,13 @@ export class CallStats {
     return {
       totalCalls: 0,
       calls: {},
-      getTransactions: { calls: 0, idsRequested: 0, maxIdsPerCall: 0, idsPerCall: [] },
+      getTransactions: {
+        calls: 0,
+        idsRequested: 0,
+        maxIdsPerCall: 0,
+        idsPerCall: [],
+        listingOffsets: [],
+      },
       perSecond: [],
       maxCallsPerSecond: 0,
       maxCallsInAnyWindow: 0,
@@ -46,9 +55,20 @@ export class CallStats {
     };
   }
 
-  record(method: string, idsCount: number | null, now: number): void {
+  /** `idsCount` and `listingOffset` describe a getTransactions call by id or a listing one. */
+  record(
+    method: string,
+    now: number,
+    {
+      idsCount = null,
+      listingOffset = null,
+    }: { idsCount?: number | null; listingOffset?: number | null } = {},
+  ): void {
     this.stats.totalCalls += 1;
     this.stats.calls[method] = (this.stats.calls[method] ?? 0) + 1;
+    if (listingOffset !== null) {
+      this.stats.getTransactions.listingOffsets.push(listingOffset);
+    }
     if (idsCount !== null) {
       const gt = this.stats.getTransactions;
       gt.calls += 1;

@@ -30,6 +30,14 @@ export function idsRequested(params: unknown): number | null {
   return Array.isArray(id) ? id.length : typeof id === 'string' ? 1 : null;
 }
 
+/** The offset of a getTransactions call that lists (asks for no ids), for the stats; else null. */
+export function listingOffset(params: unknown): number | null {
+  if (!isObject(params) || params.id !== undefined) {
+    return null;
+  }
+  return typeof params.offset === 'number' ? params.offset : 0;
+}
+
 /**
  * Reads the params of one JSON-RPC call. Each getter validates one field and throws the error
  * upstream answers for it, so the order of the calls decides which error a bad call gets.

@@ -5,7 +5,7 @@ import { RPC_METHODS, verifyProviderRequest, type RpcMethod } from '#app/provide
 import { CallStats } from './call.stats.js';
 import { ExchangeService } from './exchange.service.js';
 import { FaultBook, type Fault } from './fault.book.js';
-import { idsRequested } from './params.reader.js';
+import { idsRequested, listingOffset } from './params.reader.js';
 import { INVALID_REQUEST, RpcFailure } from './rpc-failure.js';
 import { SANDBOX_OPTIONS, type ResolvedSandboxOptions, SANDBOX_CONFIG } from './sandbox.options.js';
 
@@ -75,8 +75,10 @@ export class RpcService implements OnApplicationShutdown {
     const params = envelope.params;
     this.stats.record(
       method,
-      method === 'getTransactions' ? idsRequested(params) : null,
       Date.now(),
+      method === 'getTransactions'
+        ? { idsCount: idsRequested(params), listingOffset: listingOffset(params) }
+        : {},
     );
     const fault = this.faults.take(method);
     if (fault) {

@@ -58,6 +58,7 @@ function chunk<T>(items: T[], size: number): T[][] {
 export class ChangellyAdapter implements LiquidityProvider {
   private readonly rpc: JsonRpcClient;
   private readonly cache: TieredCache;
+  readonly id: string;
 
   constructor(
     config: ProviderConfig,
@@ -69,9 +70,9 @@ export class ChangellyAdapter implements LiquidityProvider {
       logger: new Logger(ChangellyAdapter.name),
     });
     // Keyed by endpoint so two providers (or two test sandboxes) never read each other's entries.
-    const endpoint = createHash('sha256').update(config.url).digest('hex').slice(0, 12);
+    this.id = `provider:${createHash('sha256').update(config.url).digest('hex').slice(0, 12)}`;
     this.cache = new TieredCache(options.cache ?? new MemoryStore(), {
-      namespace: `provider:${endpoint}`,
+      namespace: this.id,
       localTtlMs: LOCAL_CACHE_TTL_MS,
     });
   }

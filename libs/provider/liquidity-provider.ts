@@ -6,6 +6,11 @@ import type { SwapStatus } from '#app/domain';
  * with data or rejects with a `ProviderError`; an outage is never turned into an empty result.
  */
 export interface LiquidityProvider {
+  /**
+   * A stable name of the provider endpoint: data derived from its answers (caches shared through
+   * the store) is kept under it, so two providers never read each other's.
+   */
+  readonly id: string;
   getCurrencies(): Promise<ProviderCurrency[]>;
   getPairParams(from: string, to: string): Promise<ProviderPairParams>;
   getFloatQuote(request: QuoteRequest): Promise<ProviderFloatQuote>;

@@ -25,7 +25,8 @@ const LOCAL_SHARE_DIVISOR = 2;
  * its call would land right before the next slot's and bunch a second above the cap.
  */
 const LATE_TOLERANCE_MS = 40;
-const BACKGROUND_POLL_MS = 50;
+const BACKGROUND_MAX_POLL_MS = 500;
+const BACKGROUND_JITTER_MS = 10;
 const BACKGROUND_MAX_WAIT_MS = 30_000;
 const FALLBACK_LOG_INTERVAL_MS = 60_000;
 
@@ -112,7 +113,10 @@ export class UpstreamBudget {
           'Upstream budget exhausted by partner traffic.',
         );
       }
-      await sleep(BACKGROUND_POLL_MS + Math.random() * BACKGROUND_POLL_MS);
+      // Back when the next slot is free (partners may take it first), spread across pollers.
+      await sleep(
+        Math.min(slot.waitMs, BACKGROUND_MAX_POLL_MS) + Math.random() * BACKGROUND_JITTER_MS,
+      );
     }
   }
 

@@ -15,6 +15,23 @@ export interface NewEarningsEntry {
   amountUsd: string;
 }
 
+/** A finished swap whose earnings wait for a USD price (issue 15: status never waits on it). */
+export interface PendingEarnings {
+  swapId: string;
+  organizationId: string;
+  feePercent: string;
+  amountActualFrom: string;
+  from: string;
+}
+
+interface PendingRow {
+  swap_id: string;
+  organization_id: string;
+  fee_percent: string;
+  amount_actual_from: string;
+  from_ticker: string;
+}
+
 export interface BookingResult {
   /** False when the swap was booked already (the ledger is unique per swap). */
   earningsBooked: boolean;
@@ -22,8 +39,9 @@ export interface BookingResult {
 }
 
 /**
- * The earnings aggregate: the ledger, payouts and the balance between them; the only writer of
- * `earnings_ledger` and `payouts`. Plain SQL, since booking locks the organization row and
+ * The earnings aggregate: the ledger, payouts, the queue of earnings waiting for a price, and
+ * the balance between them; the only writer of `earnings_ledger`, `payouts` and
+ * `earnings_pending`. Plain SQL, since booking locks the organization row and
  * must run inside the poller's transaction.
  */
 @Injectable()
@@ -82,6 +100,68 @@ export class EarningsRepository {
       ],
     );
     return { earningsBooked: true, payoutCreated: true };
+  }
+
+  /** Queues a finished swap's earnings inside the caller's transaction (the swap's write-back). */
+  async addPendingWithin(manager: EntityManager, pending: PendingEarnings): Promise<void> {
+    await manager.query(
+      `INSERT INTO earnings_pending
+         (swap_id, organization_id, fee_percent, amount_actual_from, from_ticker)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (swap_id) DO NOTHING`,
+      [
+        pending.swapId,
+        pending.organizationId,
+        pending.feePercent,
+        pending.amountActualFrom,
+        pending.from,
+      ],
+    );
+  }
+
+  /** Leases up to `limit` queued earnings to `owner`, oldest first; a dead poller's come back. */
+  async claimPending(owner: string, limit: number, leaseMs: number): Promise<PendingEarnings[]> {
+    const rows = await this.dataSource.query<[PendingRow[], number] | PendingRow[]>(
+      `UPDATE earnings_pending p
+          SET lease_owner = $1, lease_until = now() + $3::float8 * interval '1 millisecond'
+         FROM (SELECT swap_id FROM earnings_pending
+                WHERE lease_until IS NULL OR lease_until < now()
+                ORDER BY created_at LIMIT $2 FOR UPDATE SKIP LOCKED) due
+        WHERE p.swap_id = due.swap_id
+       RETURNING p.swap_id, p.organization_id, p.fee_percent, p.amount_actual_from, p.from_ticker`,
+      [owner, limit, leaseMs],
+    );
+    const list = Array.isArray(rows[0]) ? rows[0] : (rows as PendingRow[]);
+    return list.map((row) => ({
+      swapId: row.swap_id,
+      organizationId: row.organization_id,
+      feePercent: row.fee_percent,
+      amountActualFrom: row.amount_actual_from,
+      from: row.from_ticker,
+    }));
+  }
+
+  /** Books queued earnings at their price and takes them off the queue, in one transaction. */
+  async bookPending(owner: string, entry: NewEarningsEntry): Promise<BookingResult> {
+    return this.dataSource.transaction(async (manager) => {
+      const taken = await manager.query<[unknown[], number] | unknown[]>(
+        `DELETE FROM earnings_pending WHERE swap_id = $1 AND lease_owner = $2 RETURNING swap_id`,
+        [entry.swapId, owner],
+      );
+      const gone = Array.isArray(taken[0]) ? taken[0] : taken;
+      if (gone.length === 0) {
+        return { earningsBooked: false, payoutCreated: false };
+      }
+      return this.bookWithin(manager, entry);
+    });
+  }
+
+  /** Gives queued earnings back without booking them (their price could not be read). */
+  async releasePending(owner: string, swapIds: string[]): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE earnings_pending SET lease_owner = NULL, lease_until = NULL
+        WHERE swap_id = ANY($2) AND lease_owner = $1`,
+      [owner, swapIds],
+    );
   }
 
   /** Earned and not yet assigned to a payout, in USD. */

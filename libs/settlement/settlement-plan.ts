@@ -1,3 +1,4 @@
+import { Decimal } from 'decimal.js';
 import { anomalyPercent, judgeTransition, type SwapStatus } from '#app/domain';
 import type { ProviderTransaction } from '#app/provider';
 import type { PolledSwap, SettlementFields } from '#app/swaps';
@@ -36,4 +37,27 @@ export function planSettlement(swap: PolledSwap, tx: ProviderTransaction): Settl
       amountAnomalyPct: anomalyPercent(swap.amountFrom, amountActualFrom),
     },
   };
+}
+
+function same(a: string | Date | null, b: string | Date | null): boolean {
+  if (a === null || b === null) {
+    return a === b;
+  }
+  if (a instanceof Date || b instanceof Date) {
+    return new Date(a).getTime() === new Date(b).getTime();
+  }
+  return a === b || (/^-?[\d.]+$/.test(a) && /^-?[\d.]+$/.test(b) && new Decimal(a).eq(b));
+}
+
+/** Whether an update would change anything a partner can read. */
+export function changesSwap(
+  swap: PolledSwap,
+  plan: Extract<SettlementPlan, { kind: 'update' }>,
+): boolean {
+  return (
+    plan.to !== swap.status ||
+    (Object.keys(plan.fields) as (keyof SettlementFields)[]).some(
+      (field) => !same(swap[field], plan.fields[field]),
+    )
+  );
 }

@@ -5,6 +5,7 @@ import { SwapsDataModule } from '#app/swaps';
 import { EarningsRepository } from './earnings.repository.js';
 import { EarningsService } from './earnings.service.js';
 import { HousekeepingService } from './housekeeping.service.js';
+import { PollCyclesRepository } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
 import {
   POLLING_OPTIONS,
@@ -45,6 +46,7 @@ export class SettlementModule {
       imports: [EarningsModule, PollMetricsModule, SwapsDataModule, QuotesDataModule],
       providers: [
         { provide: POLLING_OPTIONS, useValue: options },
+        PollCyclesRepository,
         SwapPollingService,
         UsdPricer,
         HousekeepingService,

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Decimal } from 'decimal.js';
 import { DataSource } from 'typeorm';
-import { feeInUsd, isTerminal } from '#app/domain';
+import { feeInUsd, SWAP_STATUSES, TERMINAL_STATUSES, type SwapStatus } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import {
   LIQUIDITY_PROVIDER,
@@ -10,38 +10,43 @@ import {
   type LiquidityProvider,
   type ProviderTransaction,
 } from '#app/provider';
-import { SwapsRepository, type ClaimedSwap, type PolledUpdate } from '#app/swaps';
-import {
-  EarningsRepository,
-  type BookingResult,
-  type NewEarningsEntry,
-} from './earnings.repository.js';
+import { SwapsRepository, type PolledUpdate, type RefreshedSwap } from '#app/swaps';
+import { EarningsRepository, type PendingEarnings } from './earnings.repository.js';
+import { PollCyclesRepository, type PollCycle } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
-import { planSettlement } from './settlement-plan.js';
+import { changesSwap, planSettlement } from './settlement-plan.js';
 import { UsdPricer } from './usd-pricer.js';
 
 /** Cadence and lease of the poller. */
 export interface PollingOptions {
-  /** Refresh interval of every non-terminal swap, `hold` included [30 s]. */
+  /** Every non-terminal swap, `hold` included, is refreshed once per interval [30 s]. */
   pollIntervalMs: number;
   leaseMs: number;
-  /** Swaps claimed per batch. */
+  /** Swaps claimed per batch when they are asked for by id. */
   batchSize: number;
 }
 
 export const POLLING_OPTIONS = Symbol('POLLING_OPTIONS');
 
-const NOT_BOOKED: BookingResult = { earningsBooked: false, payoutCreated: false };
-
-export interface BatchReport {
-  claimed: number;
-  /** Swaps whose report was written back. */
-  polled: string[];
+/** What one tick did. */
+export interface PollReport {
+  /** Swaps whose status the provider confirmed (listed or asked for by id). */
+  refreshed: number;
+  /** Provider calls made to refresh them. */
+  calls: number;
 }
 
+const LANE = 'live';
+/** The statuses the listing asks for: every one that may still change. */
+const ACTIVE_STATUSES: SwapStatus[] = SWAP_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
+const LIST_PAGE_SIZE = 100;
+/** The provider's clock may run a little apart from ours: the listing starts this much earlier. */
+const CLOCK_SKEW_MS = 5 * 60_000;
+const EARNINGS_BATCH = 100;
+
 /**
- * An upstream failure (outage, limit, bad answer) is retried at the next interval; anything
- * else is a bug or a database failure and propagates.
+ * An upstream failure (outage, limit, bad answer) is retried later; anything else is a bug or a
+ * database failure and propagates.
  */
 function isUpstreamFailure(error: unknown): error is AppError {
   return (
@@ -51,17 +56,21 @@ function isUpstreamFailure(error: unknown): error is AppError {
 }
 
 function chunk<T>(items: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) {
-    out.push(items.slice(i, i + size));
-  }
-  return out;
+  return Array.from({ length: Math.ceil(items.length / size) }, (_, i) =>
+    items.slice(i * size, (i + 1) * size),
+  );
 }
 
 /**
- * One batch of the status poller: claim due swaps under a lease, ask the provider about them
- * (sequential calls of at most 10 ids, outside any transaction), validate each report against
- * the transition graph and write it back while the lease is still held.
+ * The status poller's work, in cycles of one interval shared by every poller replica (issue 18):
+ *
+ * 1. **List** the provider's active transactions (every status that may still change) created
+ *    since the oldest active swap, 100 per call; each page is claimed by one poller, so no page
+ *    is asked twice in a cycle. What a page reports is applied at once.
+ * 2. **Ask by id** (10 per call, under a lease) for the active swaps the listing did not show:
+ *    they left the active statuses (finished, failed, …) or slipped between pages.
+ * 3. **Book earnings** of swaps that finished, at a price per currency cached for a minute; a
+ *    status write-back never waits on pricing (issue 15).
  */
 @Injectable()
 export class SwapPollingService {
@@ -69,6 +78,7 @@ export class SwapPollingService {
 
   constructor(
     private readonly swaps: SwapsRepository,
+    private readonly cycles: PollCyclesRepository,
     private readonly earnings: EarningsRepository,
     private readonly pricer: UsdPricer,
     private readonly metrics: PollMetrics,
@@ -78,99 +88,181 @@ export class SwapPollingService {
   ) {}
 
   /**
-   * Claims and polls batches until nothing is due or `keepGoing` says stop; a batch that was
-   * started is always finished, so a shutdown never abandons claimed swaps mid-way.
+   * Does this poller's share of the current cycle until nothing is left or `keepGoing` says
+   * stop; a page or batch that was started is always finished.
    */
-  async pollDue(owner: string, keepGoing: () => boolean = () => true): Promise<BatchReport> {
-    const report: BatchReport = { claimed: 0, polled: [] };
-    do {
-      const batch = await this.pollBatch(owner);
-      report.claimed += batch.claimed;
-      report.polled.push(...batch.polled);
-      if (batch.claimed < this.options.batchSize) {
-        break;
-      }
-    } while (keepGoing());
+  async pollDue(owner: string, keepGoing: () => boolean = () => true): Promise<PollReport> {
+    const report: PollReport = { refreshed: 0, calls: 0 };
+    const oldest = await this.swaps.oldestActiveCreatedAt();
+    const since = oldest === null ? null : new Date(oldest.getTime() - CLOCK_SKEW_MS);
+    const cycle = await this.cycles.current(
+      LANE,
+      this.options.pollIntervalMs,
+      this.options.leaseMs,
+      since,
+    );
+    if (!cycle.listingOver) {
+      await this.listActive(cycle, report, keepGoing);
+    }
+    if (await this.cycles.isListingOver(LANE, cycle.number, this.options.leaseMs)) {
+      await this.askUnseen(owner, cycle, report, keepGoing);
+    }
+    await this.bookEarnings(owner, keepGoing);
     return report;
   }
 
-  async pollBatch(owner: string): Promise<BatchReport> {
-    const claimed = await this.swaps.claimDueForPolling(
-      owner,
-      this.options.batchSize,
-      this.options.leaseMs,
-    );
-    if (claimed.length === 0) {
-      return { claimed: 0, polled: [] };
-    }
-    this.metrics.batchSize.observe(claimed.length);
-    for (const swap of claimed) {
-      this.metrics.lag.observe(swap.lagMs / 1000);
-    }
-    const polled: string[] = [];
-    const pending = new Set(claimed.map((s) => s.id));
-    try {
-      for (const group of chunk(claimed, MAX_IDS_PER_TRANSACTIONS_CALL)) {
-        const reports = await this.fetch(group);
-        if (reports === null) {
-          // The provider failed: the rest of the batch waits for the next interval, leaving
-          // the upstream budget to partner traffic.
-          await this.swaps.reschedule(owner, [...pending], this.options.pollIntervalMs);
-          pending.clear();
-          break;
-        }
-        for (const swap of group) {
-          if (await this.pollOne(owner, swap, reports.get(swap.providerTransactionId))) {
-            polled.push(swap.id);
-          }
-          pending.delete(swap.id);
-        }
+  private async listActive(
+    cycle: PollCycle,
+    report: PollReport,
+    keepGoing: () => boolean,
+  ): Promise<void> {
+    while (keepGoing()) {
+      const page = await this.cycles.claimPage(LANE, cycle.number, this.options.leaseMs);
+      if (page === null || cycle.since === null) {
+        return;
       }
-    } finally {
-      // An unexpected failure must not leave leases behind until they expire.
-      if (pending.size > 0) {
-        await this.swaps.reschedule(owner, [...pending], 0).catch((error: unknown) => {
-          this.logger.warn({ owner, err: String(error) }, 'could not release leases');
-        });
+      const listed = await this.fetch(() =>
+        this.provider.getTransactions({
+          statuses: ACTIVE_STATUSES,
+          since: cycle.since?.toISOString(),
+          limit: LIST_PAGE_SIZE,
+          offset: page * LIST_PAGE_SIZE,
+        }),
+      );
+      report.calls += 1;
+      if (listed === null) {
+        // The rest of this cycle's swaps are asked for by id, or wait for the next cycle.
+        await this.cycles.pageDone(LANE, cycle.number, page, true);
+        return;
       }
+      this.metrics.batchSize.observe(listed.length);
+      report.refreshed += await this.applyListed(listed);
+      await this.cycles.pageDone(LANE, cycle.number, page, listed.length < LIST_PAGE_SIZE);
     }
-    return { claimed: claimed.length, polled };
   }
 
-  /** One getTransactions call; null when the provider failed (logged; the adapter counts it). */
-  private async fetch(group: ClaimedSwap[]): Promise<Map<string, ProviderTransaction> | null> {
-    const method = 'getTransactions';
+  /** Applies one page of the listing: changes are written, the rest is marked as confirmed. */
+  private async applyListed(listed: ProviderTransaction[]): Promise<number> {
+    const reports = new Map(listed.map((tx) => [tx.id, tx]));
+    const swaps = await this.swaps.findActiveByProviderIds([...reports.keys()]);
+    const unchanged: string[] = [];
+    let refreshed = 0;
+    for (const swap of swaps) {
+      const outcome = await this.apply(null, swap, reports.get(swap.providerTransactionId));
+      if (outcome === 'unchanged') {
+        unchanged.push(swap.id);
+      } else if (outcome === 'written') {
+        refreshed += 1;
+      }
+    }
+    for (const lagMs of await this.swaps.markSeen(unchanged, this.options.pollIntervalMs)) {
+      this.metrics.lag.observe(lagMs / 1000);
+    }
+    this.metrics.polled.inc(unchanged.length);
+    return refreshed + unchanged.length;
+  }
+
+  /** Asks by id for the swaps this cycle's listing did not show, a leased batch at a time. */
+  private async askUnseen(
+    owner: string,
+    cycle: PollCycle,
+    report: PollReport,
+    keepGoing: () => boolean,
+  ): Promise<void> {
+    while (keepGoing()) {
+      const claimed = await this.swaps.claimUnseen(
+        owner,
+        this.options.batchSize,
+        this.options.leaseMs,
+        cycle.startedAt,
+      );
+      if (claimed.length === 0) {
+        return;
+      }
+      this.metrics.batchSize.observe(claimed.length);
+      const pending = new Set(claimed.map((s) => s.id));
+      try {
+        for (const group of chunk(claimed, MAX_IDS_PER_TRANSACTIONS_CALL)) {
+          const reports = await this.fetch(() =>
+            this.provider.getTransactions({ ids: group.map((s) => s.providerTransactionId) }),
+          );
+          report.calls += 1;
+          if (reports === null) {
+            // The provider failed: the rest of the batch waits an interval, leaving the upstream
+            // budget to partner traffic.
+            await this.swaps.reschedule(owner, [...pending], this.options.pollIntervalMs);
+            pending.clear();
+            return;
+          }
+          const byId = new Map(reports.map((tx) => [tx.id, tx]));
+          const unchanged: string[] = [];
+          // Each swap's write-back is its own transaction: the group's run side by side.
+          await Promise.all(
+            group.map(async (swap) => {
+              this.metrics.lag.observe(swap.lagMs / 1000);
+              const outcome = await this.apply(owner, swap, byId.get(swap.providerTransactionId));
+              if (outcome === 'unchanged') {
+                unchanged.push(swap.id);
+              }
+              if (outcome !== 'dropped') {
+                report.refreshed += 1;
+              }
+              pending.delete(swap.id);
+            }),
+          );
+          await this.swaps.markSeen(unchanged, this.options.pollIntervalMs);
+          await this.swaps.reschedule(owner, unchanged, 0);
+          this.metrics.polled.inc(unchanged.length);
+          // The lease covers what is left, however long the budget makes the batch take.
+          await this.swaps.extendLeases(owner, [...pending], this.options.leaseMs);
+        }
+      } finally {
+        // An unexpected failure must not leave leases behind until they expire.
+        if (pending.size > 0) {
+          await this.swaps.reschedule(owner, [...pending], 0).catch((error: unknown) => {
+            this.logger.warn({ owner, err: String(error) }, 'could not release leases');
+          });
+        }
+      }
+    }
+  }
+
+  /** One provider call; null when the provider failed (counted by the adapter and logged). */
+  private async fetch(
+    call: () => Promise<ProviderTransaction[]>,
+  ): Promise<ProviderTransaction[] | null> {
     try {
-      const txs = await this.provider.getTransactions({
-        ids: group.map((s) => s.providerTransactionId),
-      });
-      return new Map(txs.map((tx) => [tx.id, tx]));
+      return await call();
     } catch (error: unknown) {
       if (!isUpstreamFailure(error)) {
         throw error;
       }
-      this.logger.warn(
-        { method, code: error.code, swaps: group.length },
-        'provider failed; batch retried next interval',
-      );
+      this.logger.warn({ code: error.code }, 'provider failed; retried later');
       return null;
     }
   }
 
-  /** Applies one report; true when something was written back. */
-  private async pollOne(
-    owner: string,
-    swap: ClaimedSwap,
+  /**
+   * Applies one report to one swap. `owner` is the lease the swap was claimed under (asked by
+   * id), null for a listed swap. `unchanged`: nothing to write (the caller marks it confirmed
+   * and gives its lease back); `written`: its new state is stored and its lease given back;
+   * `dropped`: the report could not be applied.
+   */
+  private async apply(
+    owner: string | null,
+    swap: RefreshedSwap,
     tx: ProviderTransaction | undefined,
-  ): Promise<boolean> {
+  ): Promise<'unchanged' | 'written' | 'dropped'> {
     if (!tx) {
       this.metrics.unknownTransactions.inc();
       this.logger.warn(
         { swapId: swap.id, orgId: swap.organizationId, providerId: swap.providerTransactionId },
         'provider did not report the transaction',
       );
-      await this.swaps.reschedule(owner, [swap.id], this.options.pollIntervalMs);
-      return false;
+      if (owner !== null) {
+        await this.swaps.reschedule(owner, [swap.id], this.options.pollIntervalMs);
+      }
+      return 'dropped';
     }
     const plan = planSettlement(swap, tx);
     if (plan.kind === 'violation') {
@@ -179,30 +271,38 @@ export class SwapPollingService {
         { swapId: swap.id, orgId: swap.organizationId, from: plan.from, to: plan.to },
         'provider reported a transition the graph forbids; ignored',
       );
-      await this.swaps.reschedule(owner, [swap.id], this.options.pollIntervalMs);
-      return false;
+    }
+    if (plan.kind === 'violation' || !changesSwap(swap, plan)) {
+      return 'unchanged';
     }
     const changed = plan.to !== plan.from;
-    let earnings: NewEarningsEntry | null = null;
-    if (changed && plan.to === 'finished') {
-      const priced = await this.earningsFor(swap, plan.fields.amountActualFrom);
-      if (priced === 'retry') {
-        await this.swaps.reschedule(owner, [swap.id], this.options.pollIntervalMs);
-        return false;
-      }
-      earnings = priced;
-    }
     const update: PolledUpdate = {
       status: plan.to,
       fields: plan.fields,
-      nextPollInMs: isTerminal(plan.to) ? null : this.options.pollIntervalMs,
       transition: changed ? { from: plan.from, to: plan.to, providerStatus: tx.status } : null,
     };
-    const result = await this.writeBack(owner, swap, update, earnings);
-    if (result === null) {
-      this.metrics.leaseLost.inc();
-      this.logger.warn({ swapId: swap.id, owner }, 'lease lost before write-back; result dropped');
-      return false;
+    const earnings =
+      changed && plan.to === 'finished'
+        ? pendingEarnings(swap, plan.fields.amountActualFrom)
+        : null;
+    const written = await this.dataSource.transaction(async (manager) => {
+      if (!(await this.swaps.applyPolledUpdate(manager, owner, swap, update))) {
+        return false;
+      }
+      if (earnings) {
+        await this.earnings.addPendingWithin(manager, earnings);
+      }
+      return true;
+    });
+    if (!written) {
+      if (owner !== null) {
+        this.metrics.leaseLost.inc();
+        this.logger.warn(
+          { swapId: swap.id, owner },
+          'lease lost before write-back; result dropped',
+        );
+      }
+      return 'dropped';
     }
     this.metrics.polled.inc();
     if (changed) {
@@ -212,70 +312,88 @@ export class SwapPollingService {
         'swap status changed',
       );
     }
-    if (result.earningsBooked) {
-      this.metrics.earningsBooked.inc();
-    }
-    if (result.payoutCreated) {
-      this.metrics.payoutsCreated.inc();
-      this.logger.log({ orgId: swap.organizationId }, 'payout due');
-    }
-    return true;
+    return 'written';
   }
 
   /**
-   * The swap's new state, its event and its earnings in one transaction; null when the lease
-   * was lost and nothing was written.
+   * Books the earnings of finished swaps: one price per currency (cached a minute, so at most
+   * one pricing call per currency per minute), then each entry in its own transaction. Entries
+   * whose price cannot be read go back to the queue for the next tick.
    */
-  private writeBack(
-    owner: string,
-    swap: ClaimedSwap,
-    update: PolledUpdate,
-    earnings: NewEarningsEntry | null,
-  ): Promise<BookingResult | null> {
-    return this.dataSource.transaction(async (manager) => {
-      if (!(await this.swaps.applyPolledUpdate(manager, owner, swap, update))) {
-        return null;
+  private async bookEarnings(owner: string, keepGoing: () => boolean): Promise<void> {
+    while (keepGoing()) {
+      const queued = await this.earnings.claimPending(owner, EARNINGS_BATCH, this.options.leaseMs);
+      if (queued.length === 0) {
+        return;
       }
-      return earnings ? this.earnings.bookWithin(manager, earnings) : NOT_BOOKED;
-    });
+      const byCurrency = new Map<string, PendingEarnings[]>();
+      for (const entry of queued) {
+        byCurrency.set(entry.from, [...(byCurrency.get(entry.from) ?? []), entry]);
+      }
+      for (const [ticker, entries] of byCurrency) {
+        const price = await this.price(ticker, entries[0].amountActualFrom);
+        if (price === null) {
+          await this.earnings.releasePending(
+            owner,
+            entries.map((e) => e.swapId),
+          );
+          continue;
+        }
+        for (const entry of entries) {
+          const booked = await this.earnings.bookPending(owner, {
+            organizationId: entry.organizationId,
+            swapId: entry.swapId,
+            feePercent: entry.feePercent,
+            amountActualFrom: entry.amountActualFrom,
+            from: entry.from,
+            usdPrice: price,
+            amountUsd: feeInUsd(entry.amountActualFrom, price, entry.feePercent),
+          });
+          if (booked.earningsBooked) {
+            this.metrics.earningsBooked.inc();
+          }
+          if (booked.payoutCreated) {
+            this.metrics.payoutsCreated.inc();
+            this.logger.log({ orgId: entry.organizationId }, 'payout due');
+          }
+        }
+      }
+      if (queued.length < EARNINGS_BATCH) {
+        return;
+      }
+    }
   }
 
-  /**
-   * The ledger entry for a swap that just finished, priced now. `retry` when the price is not
-   * available: the swap keeps its status until it can be booked with it, so a finished swap
-   * never goes unbooked.
-   */
-  private async earningsFor(
-    swap: ClaimedSwap,
-    reportedAmount: string | null,
-  ): Promise<NewEarningsEntry | null | 'retry'> {
-    if (new Decimal(swap.feePercent).isZero()) {
-      return null;
-    }
-    // A finished swap has received its deposit; the requested amount stands in only if the
-    // provider never reported the actual one.
-    const amountActualFrom = reportedAmount ?? swap.amountFrom;
-    let usdPrice: string;
+  private async price(ticker: string, amount: string): Promise<string | null> {
     try {
-      usdPrice = await this.pricer.usdPrice(swap.from, amountActualFrom);
+      return await this.pricer.usdPrice(ticker, amount);
     } catch (error: unknown) {
       if (!isUpstreamFailure(error)) {
         throw error;
       }
       this.logger.warn(
-        { swapId: swap.id, orgId: swap.organizationId, code: error.code },
-        'could not price a finished swap; retried next interval',
+        { ticker, code: error.code },
+        'could not price finished swaps; retried next tick',
       );
-      return 'retry';
+      return null;
     }
-    return {
-      organizationId: swap.organizationId,
-      swapId: swap.id,
-      feePercent: swap.feePercent,
-      amountActualFrom,
-      from: swap.from,
-      usdPrice,
-      amountUsd: feeInUsd(amountActualFrom, usdPrice, swap.feePercent),
-    };
   }
+}
+
+/**
+ * The earnings a swap that just finished owes its organization; none at a zero fee. A finished
+ * swap has received its deposit: the requested amount stands in only if the provider never
+ * reported the actual one.
+ */
+function pendingEarnings(swap: RefreshedSwap, reported: string | null): PendingEarnings | null {
+  if (new Decimal(swap.feePercent).isZero()) {
+    return null;
+  }
+  return {
+    swapId: swap.id,
+    organizationId: swap.organizationId,
+    feePercent: swap.feePercent,
+    amountActualFrom: reported ?? swap.amountFrom,
+    from: swap.from,
+  };
 }

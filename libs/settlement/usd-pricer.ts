@@ -1,25 +1,40 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '#app/errors';
 import { LIQUIDITY_PROVIDER, ProviderError, type LiquidityProvider } from '#app/provider';
+import { KEY_VALUE_STORE, TieredCache, type KeyValueStore } from '#app/redis';
 
 /** The USDT tickers: a dollar each, no upstream call needed. */
 const USDT_TICKERS = new Set(['usdt', 'usdtrx', 'usdt20', 'usdterc20', 'usdttrc20']);
 /** The quote currency prices are read in (docs/decisions.md, "USD valuation of earnings"). */
 const REFERENCE_TICKER = 'usdtrx';
+/** One price per currency per minute, shared by every poller through the store. */
+const PRICE_TTL_MS = 60_000;
 
 /**
- * The USD price of a currency at this moment, read from a provider float quote into USDT: the
- * quote's rate is the market rate before fees, so it is the price per unit.
+ * The USD price of a currency, read from a provider float quote into USDT (the quote's rate is
+ * the market rate before fees, so it is the price per unit) and kept a minute: at most one
+ * pricing call per currency per minute, however many of its swaps finish.
  */
 @Injectable()
 export class UsdPricer {
-  constructor(@Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider) {}
+  private readonly prices: TieredCache;
 
-  /** `amount` picks the quote size; outside the pair's bounds the nearest bound is quoted. */
+  constructor(
+    @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
+    @Inject(KEY_VALUE_STORE) store: KeyValueStore,
+  ) {
+    this.prices = new TieredCache(store, { namespace: `usd-price:${provider.id}` });
+  }
+
+  /** `amount` sizes the quote when one is needed; outside the pair's bounds the bound is quoted. */
   async usdPrice(ticker: string, amount: string): Promise<string> {
     if (USDT_TICKERS.has(ticker)) {
       return '1';
     }
+    return this.prices.get(ticker, PRICE_TTL_MS, () => this.quotedPrice(ticker, amount));
+  }
+
+  private async quotedPrice(ticker: string, amount: string): Promise<string> {
     try {
       return (await this.quoteRate(ticker, amount)).rate;
     } catch (error: unknown) {

@@ -22,18 +22,16 @@ export interface PolledSwap extends SettlementFields {
   amountFrom: string;
 }
 
-/** A swap this poller holds a lease on, with how late its poll is and its org's fee. */
-export interface ClaimedSwap extends PolledSwap {
+/** A swap the poller refreshes, with its org's fee and how late its refresh is. */
+export interface RefreshedSwap extends PolledSwap {
   feePercent: string;
   lagMs: number;
 }
 
-/** What one poll writes back. */
+/** What one refresh writes back. */
 export interface PolledUpdate {
   status: SwapStatus;
   fields: SettlementFields;
-  /** Null once terminal: terminal swaps are never polled again. */
-  nextPollInMs: number | null;
   /** Recorded in `swap_events` when the status changed. */
   transition: { from: SwapStatus; to: SwapStatus; providerStatus: string } | null;
 }

@@ -42,6 +42,7 @@ export function buildSwap(swap: NewSwap): SwapEntity {
     payTill: null,
     fixedRateId: null,
     updatedAt: swap.createdAt,
+    lastSeenAt: null,
     nextPollAt: isTerminal(swap.status) ? null : swap.createdAt,
     leaseOwner: null,
     leaseUntil: null,

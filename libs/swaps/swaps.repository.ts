@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type SwapStatus, TERMINAL_STATUSES } from '#app/domain';
 import { EntityColumns, SwapEntity } from '#app/persistence';
-import type { ClaimedSwap, PolledUpdate } from './polled-swap.js';
+import type { PolledSwap, PolledUpdate, RefreshedSwap } from './polled-swap.js';
 
 export interface SwapListQuery {
   limit: number;
@@ -12,6 +12,11 @@ export interface SwapListQuery {
 }
 
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(',');
+/** What a refresh reads of a swap (`s`) and its organization (`o`). */
+const CLAIM_COLUMNS = `s.id, s.organization_id, s.provider_transaction_id, s.status, s.from_ticker,
+  s.amount_from, s.payin_hash, s.payout_hash, s.amount_actual_from, s.amount_actual_to,
+  s.actual_network_fee, s.money_received_at, s.money_sent_at, s.amount_anomaly_pct,
+  o.fee_percent`;
 
 interface ClaimRow {
   id: string;
@@ -106,20 +111,72 @@ export class SwapsRepository {
     return rows.map((row) => this.columns.toEntity(row));
   }
 
+  /** Creation time of the oldest swap still to refresh; null when none is. */
+  async oldestActiveCreatedAt(): Promise<Date | null> {
+    const [row] = await this.dataSource.query<{ oldest: Date | null }[]>(
+      `SELECT min(created_at) AS oldest FROM swaps
+        WHERE status NOT IN (${TERMINAL_SQL}) AND provider_transaction_id IS NOT NULL`,
+    );
+    return row?.oldest ?? null;
+  }
+
+  /** The still active swaps behind these provider transactions, with their org's fee. */
+  async findActiveByProviderIds(providerIds: string[]): Promise<RefreshedSwap[]> {
+    if (providerIds.length === 0) {
+      return [];
+    }
+    const rows = await this.dataSource.query<ClaimRow[]>(
+      `SELECT ${CLAIM_COLUMNS}, 0 AS lag_ms
+         FROM swaps s JOIN organizations o ON o.id = s.organization_id
+        WHERE s.provider_transaction_id = ANY($1) AND s.status NOT IN (${TERMINAL_SQL})`,
+      [providerIds],
+    );
+    return rows.map(toRefreshedSwap);
+  }
+
   /**
-   * Leases up to `limit` due swaps to `owner`. Due: non-terminal, known to the provider,
-   * `next_poll_at` passed, and not leased (or the lease expired: its poller died). Rows another
-   * poller is claiming right now are skipped, so two pollers never claim the same swap.
+   * Notes that the provider confirmed these swaps as they are; answers how late each was, one
+   * `intervalMs` after it was last confirmed (or created).
    */
-  async claimDueForPolling(owner: string, limit: number, leaseMs: number): Promise<ClaimedSwap[]> {
+  async markSeen(swapIds: string[], intervalMs: number): Promise<number[]> {
+    if (swapIds.length === 0) {
+      return [];
+    }
+    const rows = rowsOf<{ lag_ms: string }>(
+      await this.dataSource.query<[{ lag_ms: string }[], number]>(
+        `UPDATE swaps s SET last_seen_at = now()
+           FROM (SELECT id, coalesce(last_seen_at, created_at) AS seen FROM swaps
+                  WHERE id = ANY($1) FOR UPDATE) before
+          WHERE s.id = before.id
+         RETURNING GREATEST(0, EXTRACT(EPOCH FROM now() - before.seen) * 1000 - $2) AS lag_ms`,
+        [swapIds, intervalMs],
+      ),
+    );
+    return rows.map((row) => Number(row.lag_ms));
+  }
+
+  /**
+   * Leases up to `limit` swaps the current cycle has not confirmed yet (not seen since
+   * `cycleStartedAt`, created before it), oldest confirmation first. Rows another poller is
+   * claiming right now are skipped, so two pollers never claim the same swap; an expired lease
+   * (a dead poller) is claimed again.
+   */
+  async claimUnseen(
+    owner: string,
+    limit: number,
+    leaseMs: number,
+    cycleStartedAt: Date,
+  ): Promise<RefreshedSwap[]> {
     const rows = await this.dataSource.query<[ClaimRow[], number] | ClaimRow[]>(
       `WITH due AS (
          SELECT id FROM swaps
           WHERE status NOT IN (${TERMINAL_SQL})
             AND provider_transaction_id IS NOT NULL
+            AND created_at < $4
+            AND (last_seen_at IS NULL OR last_seen_at < $4)
             AND (next_poll_at IS NULL OR next_poll_at <= now())
             AND (lease_until IS NULL OR lease_until < now())
-          ORDER BY next_poll_at NULLS FIRST
+          ORDER BY last_seen_at NULLS FIRST
           LIMIT $2
           FOR UPDATE SKIP LOCKED
        )
@@ -127,44 +184,52 @@ export class SwapsRepository {
           SET lease_owner = $1, lease_until = now() + $3::float8 * interval '1 millisecond'
          FROM due, organizations o
         WHERE s.id = due.id AND o.id = s.organization_id
-       RETURNING s.id, s.organization_id, s.provider_transaction_id, s.status, s.from_ticker,
-         s.amount_from, s.payin_hash, s.payout_hash, s.amount_actual_from, s.amount_actual_to,
-         s.actual_network_fee, s.money_received_at, s.money_sent_at, s.amount_anomaly_pct,
-         o.fee_percent,
-         GREATEST(0, EXTRACT(EPOCH FROM now() - COALESCE(s.next_poll_at, s.created_at)) * 1000)
+       RETURNING ${CLAIM_COLUMNS},
+         GREATEST(0, EXTRACT(EPOCH FROM now() - coalesce(s.last_seen_at, s.created_at)) * 1000)
            AS lag_ms`,
-      [owner, limit, leaseMs],
+      [owner, limit, leaseMs, cycleStartedAt],
     );
-    return rowsOf(rows).map(toClaimedSwap);
+    return rowsOf(rows).map(toRefreshedSwap);
+  }
+
+  /** Keeps the leases `owner` still holds on these swaps for another `leaseMs`. */
+  async extendLeases(owner: string, swapIds: string[], leaseMs: number): Promise<void> {
+    if (swapIds.length === 0) {
+      return;
+    }
+    await this.dataSource.query(
+      `UPDATE swaps SET lease_until = now() + $3::float8 * interval '1 millisecond'
+        WHERE id = ANY($2) AND lease_owner = $1`,
+      [owner, swapIds, leaseMs],
+    );
   }
 
   /**
-   * Writes one poll's result, its event, and gives the lease back, inside the caller's
-   * transaction. Nothing is written unless `owner` still holds an unexpired lease and the status
-   * is still the one it read, so a poller that stalled past its lease cannot overwrite the one
-   * that reclaimed the swap. Returns whether it was written.
+   * Writes one refresh's result, its event, and (for a claimed swap) gives the lease back, inside
+   * the caller's transaction. Nothing is written unless the status is still the one it read and,
+   * for a claimed swap, `owner` still holds an unexpired lease: a poller that stalled past its
+   * lease cannot overwrite the one that reclaimed the swap. Returns whether it was written.
    */
   async applyPolledUpdate(
     manager: EntityManager,
-    owner: string,
-    swap: ClaimedSwap,
+    owner: string | null,
+    swap: PolledSwap,
     update: PolledUpdate,
   ): Promise<boolean> {
     const f = update.fields;
+    const leaseHeld = owner === null ? '' : 'AND lease_owner = $12 AND lease_until > now()';
     const updated = rowsOf(
       await manager.query<[unknown[], number]>(
         `UPDATE swaps
-            SET status = $3, payin_hash = $4, payout_hash = $5, amount_actual_from = $6,
-                amount_actual_to = $7, actual_network_fee = $8, money_received_at = $9,
-                money_sent_at = $10, amount_anomaly_pct = $11,
-                next_poll_at = CASE WHEN $12::float8 IS NULL THEN NULL
-                                    ELSE now() + $12::float8 * interval '1 millisecond' END,
-                lease_owner = NULL, lease_until = NULL, updated_at = now()
-          WHERE id = $1 AND lease_owner = $2 AND lease_until > now() AND status = $13
+            SET status = $2::text, payin_hash = $3, payout_hash = $4, amount_actual_from = $5,
+                amount_actual_to = $6, actual_network_fee = $7, money_received_at = $8,
+                money_sent_at = $9, amount_anomaly_pct = $10,
+                next_poll_at = CASE WHEN $2::text IN (${TERMINAL_SQL}) THEN NULL ELSE next_poll_at END,
+                lease_owner = NULL, lease_until = NULL, last_seen_at = now(), updated_at = now()
+          WHERE id = $1 AND status = $11 ${leaseHeld}
           RETURNING id`,
         [
           swap.id,
-          owner,
           update.status,
           f.payinHash,
           f.payoutHash,
@@ -174,8 +239,8 @@ export class SwapsRepository {
           f.moneyReceivedAt,
           f.moneySentAt,
           f.amountAnomalyPct,
-          update.nextPollInMs,
           swap.status,
+          ...(owner === null ? [] : [owner]),
         ],
       ),
     );
@@ -225,7 +290,7 @@ export class SwapsRepository {
   }
 }
 
-function toClaimedSwap(row: ClaimRow): ClaimedSwap {
+function toRefreshedSwap(row: ClaimRow): RefreshedSwap {
   return {
     id: row.id,
     organizationId: row.organization_id,

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
 import { createPartner, type TestPartner } from '../factories/partners.js';
 import { startTestApi, type TestApi } from '../support/api.js';
-import { openTestDataSource } from '../support/database.js';
+import { openTestDataSource, truncateAll } from '../support/database.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 const random = (n: number): Uint8Array => randomBytes(n);
@@ -19,6 +19,8 @@ describe('Lost upstream answers', () => {
   let db: DataSource;
 
   beforeAll(async () => {
+    // A sandbox's transaction ids follow its seed: swaps left by another suite would collide.
+    await truncateAll();
     sandbox = await startTestSandbox({}, { timeoutFaultMs: 2500 });
     api = await startTestApi({ PROVIDER_URL: sandbox.url, PROVIDER_TIMEOUT_MS: '1000' });
     db = await openTestDataSource();

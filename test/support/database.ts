@@ -30,7 +30,8 @@ export async function truncateAll(url = testDatabaseUrl()): Promise<void> {
   await client.connect();
   try {
     await client.query(`TRUNCATE organizations, credentials, swaps, idempotency_keys, fixed_rates,
-      earnings_ledger, payouts, audit_log, swap_events RESTART IDENTITY CASCADE`);
+      earnings_ledger, earnings_pending, payouts, audit_log, swap_events, poll_cycles,
+      upstream_slots RESTART IDENTITY CASCADE`);
   } finally {
     await client.end();
   }

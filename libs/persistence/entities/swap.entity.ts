@@ -92,7 +92,11 @@ export class SwapEntity {
   @Column({ name: 'updated_at', type: 'timestamptz' })
   updatedAt: Date;
 
-  /** When the poller should next refresh this swap; null once terminal. */
+  /** When the poller last confirmed this swap's status with the provider. */
+  @Column({ name: 'last_seen_at', type: 'timestamptz', nullable: true })
+  lastSeenAt: Date | null;
+
+  /** Not asked for by id before this time (a failed refresh waits an interval); null once terminal. */
   @Column({ name: 'next_poll_at', type: 'timestamptz', nullable: true })
   nextPollAt: Date | null;
 

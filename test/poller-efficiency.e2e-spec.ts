@@ -1,0 +1,109 @@
+import type { DataSource } from 'typeorm';
+import { testApiEnv } from './support/api.js';
+import { openTestDataSource, truncateAll } from './support/database.js';
+import {
+  createSandboxTransactions,
+  currentCycle,
+  seedSwaps,
+  seenSince,
+} from './support/poller-fixtures.js';
+import { spawnService, type ServiceProcess } from './support/processes.js';
+import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { waitUntil } from './support/wait.js';
+
+const SWAPS = 300;
+const POLL_INTERVAL_MS = 3000;
+
+/** Issue 18 §3: one provider call refreshes up to 100 swaps; changes are seen within a cycle. */
+describe('Poller: refreshes per provider call', () => {
+  let sandbox: TestSandbox;
+  let db: DataSource;
+  let poller: ServiceProcess;
+  let organizationId: string;
+  let transactionIds: string[];
+
+  beforeAll(async () => {
+    await truncateAll();
+    sandbox = await startTestSandbox({ stepMs: 60_000 });
+    db = await openTestDataSource();
+    transactionIds = await createSandboxTransactions(sandbox, SWAPS);
+    organizationId = await seedSwaps(db, transactionIds);
+    poller = await spawnService(
+      'poller',
+      testApiEnv({
+        PROVIDER_URL: sandbox.url,
+        POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
+        POLLER_TICK_MS: '50',
+      }),
+    );
+  });
+
+  afterAll(async () => {
+    await poller.stop();
+    await db.destroy();
+    await sandbox.close();
+  });
+
+  /** Waits for a cycle after `after` whose listing is over and that saw `active` swaps. */
+  async function completeCycle(after: number, active: number): Promise<number> {
+    let done = after;
+    await waitUntil(
+      `a cycle after ${after} to refresh ${active} swaps`,
+      async () => {
+        const cycle = await currentCycle(db);
+        if (cycle.number <= after || !cycle.listingOver) {
+          return false;
+        }
+        done = cycle.number;
+        return (await seenSince(db, organizationId, cycle.startedAt)) === active;
+      },
+      20_000,
+    );
+    return done;
+  }
+
+  async function providerCalls(): Promise<number> {
+    return (await sandbox.control.stats()).calls.getTransactions ?? 0;
+  }
+
+  async function statusesOf(ids: string[]): Promise<string[]> {
+    const rows = await db.query<{ status: string }[]>(
+      `SELECT status FROM swaps WHERE provider_transaction_id = ANY($1)`,
+      [ids],
+    );
+    return [...new Set(rows.map((r) => r.status))];
+  }
+
+  it('refreshes every swap each cycle in at most 300/50 + changes/10 + 2 calls', async () => {
+    const first = await completeCycle(0, SWAPS);
+    const quiet = await providerCalls();
+    const steady = await completeCycle(first, SWAPS);
+    const steadyCalls = (await providerCalls()) - quiet;
+    process.stdout.write(
+      `poller, ${SWAPS} active swaps: ${steadyCalls} calls per cycle, ${(SWAPS / steadyCalls).toFixed(1)} refreshes per call\n`,
+    );
+    expect(steadyCalls).toBeLessThanOrEqual(SWAPS / 50 + 2);
+
+    const [finished, failed, held] = [0, 5, 10].map((at) => transactionIds.slice(at, at + 5));
+    for (const id of finished) {
+      await sandbox.control.forceStatus(id, 'finished');
+    }
+    for (const id of failed) {
+      await sandbox.control.forceStatus(id, 'failed');
+    }
+    for (const id of held) {
+      await sandbox.control.forceStatus(id, 'hold');
+    }
+    const before = await providerCalls();
+    // The ten that left the active statuses are asked for by id within the same cycle.
+    const changed = await completeCycle(steady, SWAPS);
+    const changedCalls = (await providerCalls()) - before;
+
+    // Seen within the one cycle that followed the change.
+    expect(await statusesOf(finished)).toEqual(['finished']);
+    expect(await statusesOf(failed)).toEqual(['failed']);
+    expect(await statusesOf(held)).toEqual(['hold']);
+    expect(changed).toBe(steady + 1);
+    expect(changedCalls).toBeLessThanOrEqual(SWAPS / 50 + 10 / 10 + 2);
+  });
+});
