@@ -26,7 +26,7 @@ export class ApiModule {
       module: ApiModule,
       imports: [
         AdminAuthModule.forRoot({ token: config.adminToken }),
-        PersistenceModule.forRoot(config.database.url),
+        PersistenceModule.forRoot(config.database),
         RedisModule.forRoot(config.redis),
         MetricsModule,
         RateLimitModule,

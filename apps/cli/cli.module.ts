@@ -11,7 +11,7 @@ export class CliModule {
     return {
       module: CliModule,
       imports: [
-        PersistenceModule.forRoot(config.database.url),
+        PersistenceModule.forRoot(config.database),
         RedisModule.forRoot(config.redis),
         PartnersModule.forRoot(config.credentialEncryptionKey),
       ],

@@ -17,7 +17,7 @@ export class PollerModule {
       module: PollerModule,
       imports: [
         ScheduleModule.forRoot(),
-        PersistenceModule.forRoot(config.database.url),
+        PersistenceModule.forRoot(config.database),
         RedisModule.forRoot(config.redis),
         // Every provider call waits for the shared upstream budget at background priority:
         // the poller only takes slots partner traffic leaves free (DECISIONS §3.13).

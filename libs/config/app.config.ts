@@ -19,7 +19,15 @@ export interface CommonConfig {
 
 export interface DatabaseConfig {
   url: string;
+  /**
+   * Longest a statement may run before Postgres cancels it; a client that hears nothing a second
+   * later gives up and drops the connection (`DATABASE_TIMEOUT_MS`, sized per process).
+   */
+  timeoutMs: number;
 }
+
+/** Defaults of `DATABASE_TIMEOUT_MS`: the api answers within seconds, the poller and CLI do bulk work. */
+const DATABASE_TIMEOUT_MS = { api: 5000, poller: 15000, cli: 30000 } as const;
 
 /** `url` null means the in-process stores (embedded start only, DECISIONS §2). */
 export interface RedisConfig {
@@ -130,6 +138,13 @@ function provider(reader: EnvReader): ProviderConfig {
   return { url, privateKey, timeoutMs: reader.integer('PROVIDER_TIMEOUT_MS', 10000, 100, 120000) };
 }
 
+function database(reader: EnvReader, defaultTimeoutMs: number): DatabaseConfig {
+  return {
+    url: reader.url('DATABASE_URL', POSTGRES),
+    timeoutMs: reader.integer('DATABASE_TIMEOUT_MS', defaultTimeoutMs, 100, 600000),
+  };
+}
+
 function redis(reader: EnvReader, options: LoadOptions): RedisConfig {
   const url = options.allowInProcessStores
     ? reader.optionalUrl('REDIS_URL', REDIS)
@@ -141,7 +156,7 @@ export function loadApiConfig(env: Env, options: LoadOptions = {}): ApiConfig {
   const reader = new EnvReader(env);
   return {
     ...common(reader),
-    database: { url: reader.url('DATABASE_URL', POSTGRES) },
+    database: database(reader, DATABASE_TIMEOUT_MS.api),
     redis: redis(reader, options),
     provider: provider(reader),
     port: reader.integer('PORT', 3000, 0, 65535),
@@ -161,7 +176,7 @@ export function loadPollerConfig(env: Env, options: LoadOptions = {}): PollerCon
   const pollIntervalMs = reader.integer('POLL_INTERVAL_MS', 30000, 100, 3600000);
   return {
     ...common(reader),
-    database: { url: reader.url('DATABASE_URL', POSTGRES) },
+    database: database(reader, DATABASE_TIMEOUT_MS.poller),
     redis: redis(reader, options),
     provider: provider(reader),
     pollIntervalMs,
@@ -192,7 +207,8 @@ export function loadSandboxConfig(env: Env): SandboxConfig {
   };
 }
 
-export function loadDatabaseConfig(env: Env): DatabaseConfig {
+/** The TypeORM CLI's settings: it only migrates, so no statement timeout applies. */
+export function loadDatabaseConfig(env: Env): Pick<DatabaseConfig, 'url'> {
   return { url: new EnvReader(env).url('DATABASE_URL', POSTGRES) };
 }
 
@@ -232,7 +248,7 @@ export function loadCliConfig(env: Env): CliConfig {
   return {
     ...common(reader),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'warn'),
-    database: { url: reader.url('DATABASE_URL', POSTGRES) },
+    database: database(reader, DATABASE_TIMEOUT_MS.cli),
     redis: redis(reader, { allowInProcessStores: true }),
     credentialEncryptionKey: reader.base64Key('CREDENTIAL_ENCRYPTION_KEY', 32),
   };

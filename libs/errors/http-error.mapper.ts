@@ -21,13 +21,18 @@ function isUntypedClientError(error: unknown): boolean {
   return typeof status === 'number' && status >= 400 && status < 500;
 }
 
-/** Network and Postgres "connection" class errors: the database is unreachable, not the request bad. */
+/**
+ * Network and Postgres "connection" class errors, and timeouts (57014: cancelled by
+ * `statement_timeout`; pg's read timeout: no answer at all): the database is unreachable or
+ * overloaded, not the request bad.
+ */
 const DATABASE_DOWN_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
   'ETIMEDOUT',
   'EPIPE',
   'EHOSTUNREACH',
+  '57014',
   '57P01',
   '57P02',
   '57P03',
@@ -37,7 +42,7 @@ const DATABASE_DOWN_CODES = new Set([
   '08006',
 ]);
 const DATABASE_DOWN_MESSAGE =
-  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/i;
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|Query read timeout/i;
 
 function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: unknown; driverError?: { code?: unknown }; message?: unknown } | null;
