@@ -7,6 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { pino } from 'pino';
 import request from 'supertest';
+import { DEFAULT_HTTP_SERVER } from '#app/config';
 import { configureHttpApp } from '#app/http';
 import { PinoNestLogger } from '#app/logging';
 import { startTestApi, testApiEnv, TestApi } from './support/api.js';
@@ -171,7 +172,7 @@ describe('Unexpected errors', () => {
       bodyParser: false,
       logger: new PinoNestLogger(logger),
     });
-    configureHttpApp(app, { logger, shutdownHooks: false });
+    configureHttpApp(app, { logger, timeouts: DEFAULT_HTTP_SERVER, shutdownHooks: false });
     await app.init();
   });
 
