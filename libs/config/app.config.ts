@@ -175,7 +175,7 @@ export function loadApiConfig(env: Env, options: LoadOptions = {}): ApiConfig {
       ),
     },
     trustProxyHops: reader.integer('TRUST_PROXY_HOPS', 0, 0, 10),
-    adminToken: reader.secret('ADMIN_TOKEN', 16),
+    adminToken: reader.secret('ADMIN_TOKEN', 32),
     credentialEncryptionKey: reader.base64Key('CREDENTIAL_ENCRYPTION_KEY', 32),
     fixedRateTtlSeconds: reader.integer('FIXED_RATE_TTL_SECONDS', 60, 1, 3600),
   };
