@@ -7,6 +7,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { pino } from 'pino';
 import request from 'supertest';
+import { DEFAULT_HTTP_SERVER } from '#app/config';
 import { configureHttpApp } from '#app/http';
 import { PinoNestLogger } from '#app/logging';
 import { startTestApi, testApiEnv, TestApi } from './support/api.js';
@@ -171,7 +172,7 @@ describe('Unexpected errors', () => {
       bodyParser: false,
       logger: new PinoNestLogger(logger),
     });
-    configureHttpApp(app, { logger, shutdownHooks: false });
+    configureHttpApp(app, { logger, timeouts: DEFAULT_HTTP_SERVER, shutdownHooks: false });
     await app.init();
   });
 
@@ -208,6 +209,24 @@ describe('Configuration', () => {
     });
     expect(result.status).not.toBe(0);
     expect(result.stderr.trim().split('\n')).toEqual([expect.stringContaining('ADMIN_TOKEN')]);
+  });
+
+  it.each([
+    ['the old docker-compose default', 'change-me-admin-token'],
+    ['a placeholder of 32 characters or more', 'change-me-admin-token-0123456789abcdef'],
+    ['a token shorter than 32 characters', 'f3b0c44298fc1c149afbf4c8996fb92'],
+  ])('refuses %s as ADMIN_TOKEN at start-up, in one line', (_name, token) => {
+    const result = spawnSync(process.execPath, ['dist/apps/api/main.js'], {
+      env: { ...testApiEnv({ ADMIN_TOKEN: token }), PATH: process.env.PATH },
+      encoding: 'utf8',
+      timeout: 20000,
+    });
+    expect(result.status).not.toBe(0);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(
+        /^Invalid configuration: ADMIN_TOKEN (must be at least 32|is a placeholder)/,
+      ),
+    ]);
   });
 });
 

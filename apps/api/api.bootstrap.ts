@@ -31,6 +31,7 @@ export async function createApiApp(
   configureHttpApp(app, {
     logger,
     trustProxyHops: config.trustProxyHops,
+    timeouts: config.http,
     beforeBody: [requestMetricsMiddleware(app.get(ApiMetrics)), publicCorsMiddleware],
     beforeError: (req, res) => limits.countRejected(req, res),
     ...options,

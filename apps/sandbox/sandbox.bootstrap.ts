@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import express from 'express';
 import type { Logger as Pino } from 'pino';
-import type { SandboxConfig } from '#app/config';
+import { DEFAULT_HTTP_SERVER, type SandboxConfig } from '#app/config';
 import { BODY_LIMIT_BYTES, configureHttpApp } from '#app/http';
 import { PinoNestLogger } from '#app/logging';
 import { SandboxModule } from './sandbox.module.js';
@@ -38,7 +38,11 @@ export async function startSandbox(
   // The signature covers the exact body bytes, so /v2 keeps them raw; the JSON parser that
   // configureHttpApp installs afterwards sees a consumed body and leaves it alone.
   app.use('/v2', express.raw({ type: () => true, limit: BODY_LIMIT_BYTES }));
-  configureHttpApp(app, { logger, shutdownHooks: options.shutdownHooks });
+  configureHttpApp(app, {
+    logger,
+    timeouts: DEFAULT_HTTP_SERVER,
+    shutdownHooks: options.shutdownHooks,
+  });
   await app.listen(config.port, options.host ?? '127.0.0.1');
   const server = app.getHttpServer();
   const { port } = server.address() as AddressInfo;

@@ -41,8 +41,23 @@ export interface ProviderConfig {
   timeoutMs: number;
 }
 
+/** Node's HTTP server limits (issue 15): see `applyServerTimeouts` in `#app/http`. */
+export interface HttpServerConfig {
+  /** The whole request, headers and body, must arrive within this, else 408. */
+  requestTimeoutMs: number;
+  /** Longer than the 60 s idle timeout of common proxies, so they close idle connections first. */
+  keepAliveTimeoutMs: number;
+}
+
+/** Also what the sandbox runs with; a 64 KiB body needs far less than 30 s on any real link. */
+export const DEFAULT_HTTP_SERVER: HttpServerConfig = {
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 65_000,
+};
+
 export interface ApiConfig extends CommonConfig {
   port: number;
+  http: HttpServerConfig;
   trustProxyHops: number;
   adminToken: string;
   credentialEncryptionKey: Buffer;
@@ -160,8 +175,22 @@ export function loadApiConfig(env: Env, options: LoadOptions = {}): ApiConfig {
     redis: redis(reader, options),
     provider: provider(reader),
     port: reader.integer('PORT', 3000, 0, 65535),
+    http: {
+      requestTimeoutMs: reader.integer(
+        'HTTP_REQUEST_TIMEOUT_MS',
+        DEFAULT_HTTP_SERVER.requestTimeoutMs,
+        1000,
+        300_000,
+      ),
+      keepAliveTimeoutMs: reader.integer(
+        'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+        DEFAULT_HTTP_SERVER.keepAliveTimeoutMs,
+        1000,
+        600_000,
+      ),
+    },
     trustProxyHops: reader.integer('TRUST_PROXY_HOPS', 0, 0, 10),
-    adminToken: reader.secret('ADMIN_TOKEN', 16),
+    adminToken: reader.secret('ADMIN_TOKEN', 32),
     credentialEncryptionKey: reader.base64Key('CREDENTIAL_ENCRYPTION_KEY', 32),
     fixedRateTtlSeconds: reader.integer('FIXED_RATE_TTL_SECONDS', 60, 1, 3600),
   };

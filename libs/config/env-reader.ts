@@ -2,6 +2,28 @@ import { ConfigError } from './config.error.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
+/** Words that make up the values people paste from examples and templates. */
+const PLACEHOLDER_WORDS =
+  /admin|token|secret|password|passwd|default|dummy|sample|test|demo|your|here|goes|please|change|replace|with|random|characters|key|me/g;
+/** Text only a template contains. */
+const PLACEHOLDER_MARKS = /changeme|changeit|replaceme|placeholder|example/;
+/** Filler typed to reach a length: a run of `0123456789…` or `abcdef…`. */
+const SEQUENCES = ['0123456789'.repeat(8), 'abcdefghijklmnopqrstuvwxyz'.repeat(3)];
+
+/**
+ * True for a value that is evidently not a random secret: a template's placeholder, known words
+ * with at most a counting sequence, or a handful of repeated characters. Random hex, base64 or
+ * digits of the required length never match.
+ */
+export function isPlaceholderSecret(value: string): boolean {
+  const letters = value.toLowerCase().replace(/[^a-z0-9]/g, '');
+  if (PLACEHOLDER_MARKS.test(letters) || new Set(value).size < 6) {
+    return true;
+  }
+  const rest = letters.replace(PLACEHOLDER_WORDS, '');
+  return rest.length < 8 || SEQUENCES.some((sequence) => sequence.includes(rest));
+}
+
 /** Reads and validates single environment variables; each failure names its variable. */
 export class EnvReader {
   constructor(private readonly env: Env) {}
@@ -65,10 +87,14 @@ export class EnvReader {
     return decoded;
   }
 
+  /** A shared secret: long enough, and not a placeholder someone forgot to replace. */
   secret(name: string, minLength: number): string {
     const value = this.required(name);
     if (value.length < minLength) {
       throw new ConfigError(name, `must be at least ${minLength} characters`);
+    }
+    if (isPlaceholderSecret(value)) {
+      throw new ConfigError(name, 'is a placeholder; use a random value (openssl rand -hex 32)');
     }
     return value;
   }

@@ -27,8 +27,13 @@ export function toEnvelope(error: AppError): ErrorEnvelope {
   };
 }
 
-/** Writes the envelope; rate-limit errors also carry `Retry-After` in whole seconds (≥ 1). */
+/**
+ * Writes the envelope; rate-limit errors also carry `Retry-After` in whole seconds (≥ 1). No error
+ * is ever cached, even on a route whose successful answers are public (a cached 429 or 502 would
+ * be served to every client behind the cache).
+ */
 export function sendError(res: Response, error: AppError): void {
+  res.setHeader('Cache-Control', 'no-store');
   if (error.retryAfterMs !== null) {
     res.setHeader('Retry-After', String(Math.max(1, Math.ceil(error.retryAfterMs / 1000))));
   }

@@ -30,6 +30,7 @@ export function answerClientErrorsWithEnvelope(server: Server): void {
     socket.end(
       `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status] ?? 'Bad Request'}\r\n` +
         'Content-Type: application/json; charset=utf-8\r\n' +
+        'Cache-Control: no-store\r\n' +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${randomUUID()}\r\n` +
         'Connection: close\r\n\r\n' +

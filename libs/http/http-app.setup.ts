@@ -8,6 +8,7 @@ import { AllExceptionsFilter, handleHttpError, type BeforeErrorHook } from '#app
 import { answerClientErrorsWithEnvelope } from './client-error.handler.js';
 import { jsonBodyParser, requireJsonContentType } from './json-body.middleware.js';
 import { requestIdMiddleware } from './request-id.middleware.js';
+import { applyServerTimeouts, type ServerTimeouts } from './server-timeouts.js';
 import { createValidationPipe } from './validation.pipe.js';
 
 export interface HttpAppOptions {
@@ -19,19 +20,31 @@ export interface HttpAppOptions {
   beforeBody?: RequestHandler[];
   /** Runs before any error answer is written (e.g. rate-limit headers on early rejections). */
   beforeError?: BeforeErrorHook;
+  timeouts: ServerTimeouts;
 }
 
 /**
- * Everything every HTTP app (api, sandbox, e2e apps) shares, in order: request id, access log,
- * security headers, JSON body rules, validation and the error envelope. The app must be created
- * with `bodyParser: false` so body errors reach our envelope.
+ * Answers carry credentials, secrets and swaps: no cache may keep one. A route whose answer is
+ * public says so itself (`@Header('Cache-Control', …)`); its errors stay `no-store` (`sendError`).
+ */
+function noStore(_req: Request, res: Response, next: NextFunction): void {
+  res.setHeader('Cache-Control', 'no-store');
+  next();
+}
+
+/**
+ * Everything every HTTP app (api, sandbox, e2e apps) shares, in order: server timeouts, request
+ * id, no caching, access log, security headers, JSON body rules, validation and the error
+ * envelope. The app must be created with `bodyParser: false` so body errors reach our envelope.
  */
 export function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions): void {
   const errorLogger = new Logger('HttpErrors');
   app.disable('x-powered-by');
   answerClientErrorsWithEnvelope(app.getHttpServer());
+  applyServerTimeouts(app.getHttpServer(), options.timeouts);
   app.set('trust proxy', options.trustProxyHops ?? 0);
   app.use(requestIdMiddleware);
+  app.use(noStore);
   // Before anything that may answer on its own (limits, body rules): every request gets its line.
   app.use(
     pinoHttp({

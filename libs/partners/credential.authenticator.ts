@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppError, ErrorCode } from '#app/errors';
+import { bearerToken } from '#app/http';
 import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
 import { CredentialCipher, PUBLIC_KEY_PATTERN, SECRET_PATTERN } from './credential.cipher.js';
 import { CredentialsRepository } from './credentials.repository.js';
@@ -118,7 +119,7 @@ export class CredentialAuthenticator implements OnModuleInit {
 export function parseBearer(
   header: string | undefined,
 ): { publicKey: string; secret: string } | null {
-  const match = /^Bearer ([^:\s]+):(\S+)$/.exec(header ?? '');
+  const match = /^([^:]+):(.+)$/.exec(bearerToken(header) ?? '');
   if (!match || !PUBLIC_KEY_PATTERN.test(match[1]) || !SECRET_PATTERN.test(match[2])) {
     return null;
   }

@@ -16,6 +16,7 @@ import {
   PAYOUT_NETWORKS,
   type PayoutNetwork,
 } from '#app/domain';
+import { IsPlainText } from '#app/http';
 import { IsFeePercent, toFeePercent } from './fee-percent.js';
 import type { NewOrganization, OrganizationPatch } from './organizations.repository.js';
 
@@ -32,6 +33,7 @@ export class CreateOrganizationInput {
   @IsString()
   @IsNotEmpty()
   @MaxLength(200)
+  @IsPlainText()
   name: string;
 
   @Transform(toFeePercent)
@@ -72,6 +74,7 @@ export class UpdateOrganizationInput {
   @IsString()
   @IsNotEmpty()
   @MaxLength(128)
+  @IsPlainText()
   @Matches(/^\S+$/, { message: 'payoutAddress must not contain whitespace.' })
   payoutAddress?: string | null;
 

@@ -7,7 +7,7 @@ import { createApiApp } from '../../apps/api/api.bootstrap.js';
 import { testDatabaseUrl, testRedisPrefix, testRedisUrl } from './database.js';
 import { providerKeyPair } from './keys.js';
 
-export const TEST_ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const TEST_ADMIN_TOKEN = 'test-admin-token-7f3c9a1e5b2d8046c1e9';
 /** One encryption key per test process, shared by every api it starts (they share one database). */
 export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 

@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppError, ErrorCode } from '#app/errors';
+import { bearerToken } from '#app/http';
 
 function sha256(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();
@@ -12,7 +13,7 @@ function sha256(value: string): Buffer {
  * first so the comparison takes the same time whatever the presented value's length or content.
  */
 export function adminBearerMatches(authorization: string | undefined, token: string): boolean {
-  const presented = /^Bearer (\S+)$/i.exec(authorization ?? '')?.[1] ?? '';
+  const presented = bearerToken(authorization) ?? '';
   return timingSafeEqual(sha256(presented), sha256(token)) && presented.length > 0;
 }
 

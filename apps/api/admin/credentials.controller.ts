@@ -1,4 +1,4 @@
-import { Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   OrganizationsService,
@@ -16,7 +16,10 @@ import {
   RevealedCredentialResponse,
 } from './dto/credential.response.js';
 
-/** Issue, list, reveal and revoke partner credentials. Issue, reveal and revoke are bodyless POSTs. */
+/**
+ * Issue, list, reveal and revoke partner credentials. Issue, reveal and revoke are bodyless POSTs;
+ * the answers that carry a secret are `no-store` like every other (`configureHttpApp`).
+ */
 @ApiTags('admin')
 @AdminApi()
 @Controller('admin')
@@ -24,7 +27,6 @@ export class AdminCredentialsController {
   constructor(private readonly organizations: OrganizationsService) {}
 
   @Post('organizations/:id/credentials')
-  @Header('Cache-Control', 'no-store')
   @ApiCreatedResponse({ type: IssuedCredentialResponse })
   async issue(@Param('id', OrganizationIdPipe) id: string): Promise<IssuedCredentialResponse> {
     const issued = await this.organizations.issueCredential(id, ADMIN_ACTOR);
@@ -40,7 +42,6 @@ export class AdminCredentialsController {
 
   @Post('credentials/:publicKey/reveal')
   @HttpCode(200)
-  @Header('Cache-Control', 'no-store')
   @ApiOkResponse({ type: RevealedCredentialResponse })
   async reveal(
     @Param('publicKey', PublicKeyPipe) publicKey: string,

@@ -24,6 +24,9 @@ export class OpenApiDocumentHolder {
   }
 }
 
+/** The same for every caller and fixed for a release: shared caches may keep it a few minutes. */
+const PUBLIC_FOR_FIVE_MINUTES = 'public, max-age=300';
+
 /** Serves the API description (unauthenticated) and its human-readable page. */
 @ApiExcludeController()
 @Controller()
@@ -31,6 +34,7 @@ export class OpenApiController {
   constructor(private readonly holder: OpenApiDocumentHolder) {}
 
   @Get('v1/openapi.json')
+  @Header('Cache-Control', PUBLIC_FOR_FIVE_MINUTES)
   @RateLimits('ip')
   @UseGuards(RateLimitGuard)
   json(): OpenAPIObject {
@@ -39,6 +43,7 @@ export class OpenApiController {
 
   @Get('docs')
   @Header('Content-Type', 'text/html; charset=utf-8')
+  @Header('Cache-Control', PUBLIC_FOR_FIVE_MINUTES)
   docs(): string {
     return this.holder.get().page;
   }

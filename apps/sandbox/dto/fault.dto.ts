@@ -1,9 +1,11 @@
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import { IsPlainText } from '#app/http';
 import { FAULT_MODES, type FaultMode } from '../fault.book.js';
 
 export class FaultDto {
   /** A JSON-RPC method name or `*`. */
   @IsString()
+  @IsPlainText()
   @MinLength(1)
   method: string;
 
@@ -24,6 +26,7 @@ export class FaultDto {
 
   @IsOptional()
   @IsString()
+  @IsPlainText()
   message?: string;
 
   /** For `timeout`: how long the answer is held back. */

@@ -2,6 +2,12 @@ import { AuditQueryInput, DEFAULT_AUDIT_LIMIT, MAX_AUDIT_LIMIT } from '#app/part
 import { ApiProperties } from '../../common/api-properties.decorator.js';
 
 @ApiProperties<AuditQueryInput>({
-  limit: { required: false, minimum: 1, maximum: MAX_AUDIT_LIMIT, default: DEFAULT_AUDIT_LIMIT },
+  limit: {
+    required: false,
+    type: 'integer',
+    minimum: 1,
+    maximum: MAX_AUDIT_LIMIT,
+    default: DEFAULT_AUDIT_LIMIT,
+  },
 })
 export class AuditQueryDto extends AuditQueryInput {}

@@ -21,7 +21,11 @@ import {
   DECIMAL_STRING,
   SIGNED_DECIMAL_STRING,
 } from '#app/domain';
+import { IsPlainText } from '#app/http';
 import { LEGACY_SWAP_ID } from '#app/swaps';
+
+/** A nullable string of the legacy record, documented as such (its TS type reflects as Object). */
+const NULLABLE = { type: String, nullable: true } as const;
 
 export class LegacySwapDto {
   @ApiProperty({ example: 'swp_01HX3' })
@@ -31,36 +35,64 @@ export class LegacySwapDto {
   @ApiProperty()
   @IsUUID('all', { message: 'organizationId must be a UUID.' })
   organizationId: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(128) providerSwapId?: string | null;
+  @ApiPropertyOptional(NULLABLE)
+  @IsOptional()
+  @IsString()
+  @IsPlainText()
+  @MaxLength(128)
+  providerSwapId?: string | null;
   @ApiProperty({ enum: SWAP_STATUSES }) @IsIn(SWAP_STATUSES) status: SwapStatus;
   @ApiPropertyOptional({ enum: SWAP_MODES }) @IsOptional() @IsIn(SWAP_MODES) mode?: SwapMode;
-  @ApiProperty() @IsString() @MaxLength(32) from: string;
-  @ApiProperty() @IsString() @MaxLength(32) to: string;
+  @ApiProperty() @IsString() @IsPlainText() @MaxLength(32) from: string;
+  @ApiProperty() @IsString() @IsPlainText() @MaxLength(32) to: string;
   @ApiProperty()
   @Matches(DECIMAL_STRING, { message: 'amountFrom must be a decimal string.' })
   amountFrom: string;
-  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL_STRING) amountExpectedTo?: string | null;
-  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL_STRING) amountActualFrom?: string | null;
-  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL_STRING) amountActualTo?: string | null;
-  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL_STRING) networkFee?: string | null;
-  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL_STRING) actualNetworkFee?: string | null;
-  @ApiPropertyOptional() @IsOptional() @Matches(DECIMAL_STRING) rate?: string | null;
-  @ApiProperty() @IsString() @MaxLength(256) payinAddress: string;
-  @ApiProperty() @IsString() @MaxLength(256) payoutAddress: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(256) refundAddress?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(256) payinHash?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(256) payoutHash?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsDateString() moneyReceivedAt?: string | null;
-  @ApiPropertyOptional() @IsOptional() @IsDateString() moneySentAt?: string | null;
-  @ApiPropertyOptional() @IsOptional() @Matches(SIGNED_DECIMAL_STRING) amountAnomalyPct?:
+  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(DECIMAL_STRING) amountExpectedTo?:
     string | null;
-  @ApiPropertyOptional() @IsOptional() @IsString() @MaxLength(120) partnerReferenceId?:
+  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(DECIMAL_STRING) amountActualFrom?:
     string | null;
-  @ApiPropertyOptional() @IsOptional() @IsDateString() payTill?: string | null;
+  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(DECIMAL_STRING) amountActualTo?:
+    string | null;
+  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(DECIMAL_STRING) networkFee?: string | null;
+  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(DECIMAL_STRING) actualNetworkFee?:
+    string | null;
+  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(DECIMAL_STRING) rate?: string | null;
+  @ApiProperty() @IsString() @IsPlainText() @MaxLength(256) payinAddress: string;
+  @ApiProperty() @IsString() @IsPlainText() @MaxLength(256) payoutAddress: string;
+  @ApiPropertyOptional(NULLABLE)
+  @IsOptional()
+  @IsString()
+  @IsPlainText()
+  @MaxLength(256)
+  refundAddress?: string | null;
+  @ApiPropertyOptional(NULLABLE)
+  @IsOptional()
+  @IsString()
+  @IsPlainText()
+  @MaxLength(256)
+  payinHash?: string | null;
+  @ApiPropertyOptional(NULLABLE)
+  @IsOptional()
+  @IsString()
+  @IsPlainText()
+  @MaxLength(256)
+  payoutHash?: string | null;
+  @ApiPropertyOptional(NULLABLE) @IsOptional() @IsDateString() moneyReceivedAt?: string | null;
+  @ApiPropertyOptional(NULLABLE) @IsOptional() @IsDateString() moneySentAt?: string | null;
+  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(SIGNED_DECIMAL_STRING) amountAnomalyPct?:
+    string | null;
+  @ApiPropertyOptional(NULLABLE)
+  @IsOptional()
+  @IsString()
+  @IsPlainText()
+  @MaxLength(120)
+  partnerReferenceId?: string | null;
+  @ApiPropertyOptional(NULLABLE) @IsOptional() @IsDateString() payTill?: string | null;
   @ApiProperty()
   @IsDateString({}, { message: 'createdAt must be an ISO 8601 date-time.' })
   createdAt: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() amountExpectedFrom?: string;
+  @ApiPropertyOptional() @IsOptional() @IsString() @IsPlainText() amountExpectedFrom?: string;
 }
 
 export class ImportSwapsDto {
