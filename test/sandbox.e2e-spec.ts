@@ -470,6 +470,7 @@ describe('SandboxProvider', () => {
         idsRequested: 2,
         maxIdsPerCall: 2,
         idsPerCall: [2],
+        listingOffsets: [],
       });
       expect(stats.perSecond.reduce((sum, b) => sum + b.calls, 0)).toBe(3);
       expect(stats.maxCallsPerSecond).toBeGreaterThanOrEqual(1);
