@@ -10,7 +10,7 @@ export type UpstreamPriority = 'partner' | 'background';
 
 export const UPSTREAM_RATE_PER_SECOND = 10;
 /** A little slack so clock skew and network jitter never push a second over the cap. */
-const SPACING_MS = Math.ceil((1000 / UPSTREAM_RATE_PER_SECOND) * 1.05);
+const SPACING_MS = Math.ceil((1000 / UPSTREAM_RATE_PER_SECOND) * 1.1);
 /**
  * Slots one organization may hold ahead in this process's queue. Its further calls wait for one
  * of those to pass, so a burst from one partner never stands in front of another's next call by

@@ -12,11 +12,18 @@ export interface ServiceProcess {
   stop(signal?: NodeJS.Signals): Promise<void>;
 }
 
-const PORT_VARIABLE = { api: 'PORT', poller: 'POLLER_HEALTH_PORT' } as const;
+const PORT_VARIABLE = {
+  api: 'PORT',
+  poller: 'POLLER_HEALTH_PORT',
+  sandbox: 'SANDBOX_PORT',
+} as const;
+/** What answers 200 once the app serves. */
+const READY_PATH = { api: '/health', poller: '/health', sandbox: '/sandbox/stats' } as const;
 
 /**
  * Starts `dist/apps/<app>/main.js` with exactly `env` (plus PATH) on a free loopback port and
- * waits until its `/health` answers 200. A child that exits first fails the wait with its output.
+ * waits until it answers (`/health`; the sandbox's `/sandbox/stats`). A child that exits first
+ * fails the wait with its output.
  */
 export async function spawnService(
   app: keyof typeof PORT_VARIABLE,
@@ -38,12 +45,12 @@ export async function spawnService(
   const running = (): boolean => child.exitCode === null && child.signalCode === null;
 
   await waitUntil(
-    `the spawned ${app} to answer /health`,
+    `the spawned ${app} to answer ${READY_PATH[app]}`,
     async () => {
       if (!running()) {
         throw new Error(`the spawned ${app} exited (${child.exitCode}): ${printed.slice(-2000)}`);
       }
-      const res = await fetch(`${url}/health`).catch(() => null);
+      const res = await fetch(`${url}${READY_PATH[app]}`).catch(() => null);
       return res?.status === 200;
     },
     20_000,
