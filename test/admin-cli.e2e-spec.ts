@@ -79,6 +79,7 @@ describe('Admin CLI (built, against the test database)', () => {
     expect(issued.credential).toEqual({
       publicKey: expect.stringMatching(/^pk_live_[0-9a-f]{32}$/),
       secret: expect.stringMatching(/^sk_live_[0-9a-f]{48}$/),
+      mode: 'live',
       createdAt: expect.any(String),
     });
     const { publicKey, secret } = issued.credential;
@@ -90,6 +91,7 @@ describe('Admin CLI (built, against the test database)', () => {
     expect(revoked).toEqual({
       credential: {
         publicKey,
+        mode: 'live',
         createdAt: issued.credential.createdAt,
         revokedAt: expect.any(String),
       },
@@ -98,8 +100,19 @@ describe('Admin CLI (built, against the test database)', () => {
     const listed = await adminJson('credential:list', organizationId);
     expect(listed).toEqual({ credentials: [revoked.credential] });
 
-    const audit = await adminJson('audit', '--limit', '4');
+    const test = await adminJson('credential:create', organizationId, '--test');
+    expect(test.credential).toEqual({
+      publicKey: expect.stringMatching(/^pk_test_[0-9a-f]{32}$/),
+      secret: expect.stringMatching(/^sk_test_[0-9a-f]{48}$/),
+      mode: 'test',
+      createdAt: expect.any(String),
+    });
+    await adminJson('credential:revoke', test.credential.publicKey);
+
+    const audit = await adminJson('audit', '--limit', '6');
     expect(audit.entries.map((e) => [e.actor, e.action])).toEqual([
+      ['cli', 'credential.revoke'],
+      ['cli', 'credential.create'],
       ['cli', 'credential.revoke'],
       ['cli', 'credential.reveal'],
       ['cli', 'credential.create'],

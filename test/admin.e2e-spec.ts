@@ -305,7 +305,8 @@ describe('Admin API (over HTTP)', () => {
       expect(issued.headers['cache-control']).toBe('no-store');
       expect(Object.keys(issued.body)).toEqual(['credential']);
       const credential = issued.body.credential as Record<string, string>;
-      expect(Object.keys(credential).sort()).toEqual(['createdAt', 'publicKey', 'secret']);
+      expect(Object.keys(credential).sort()).toEqual(['createdAt', 'mode', 'publicKey', 'secret']);
+      expect(credential.mode).toBe('live');
       expect(credential.publicKey).toMatch(/^pk_live_[0-9a-f]{32}$/);
       expect(credential.secret).toMatch(/^sk_live_[0-9a-f]{48}$/);
       expect(credential.createdAt).toMatch(ISO);
@@ -315,7 +316,12 @@ describe('Admin API (over HTTP)', () => {
         .expect(200);
       expect(listed.body).toEqual({
         credentials: [
-          { publicKey: credential.publicKey, createdAt: credential.createdAt, revokedAt: null },
+          {
+            publicKey: credential.publicKey,
+            mode: 'live',
+            createdAt: credential.createdAt,
+            revokedAt: null,
+          },
         ],
       });
       expect(JSON.stringify(listed.body)).not.toContain(credential.secret);
@@ -334,6 +340,7 @@ describe('Admin API (over HTTP)', () => {
       expect(revoked.body).toEqual({
         credential: {
           publicKey: credential.publicKey,
+          mode: 'live',
           createdAt: credential.createdAt,
           revokedAt: expect.stringMatching(ISO),
         },

@@ -1,9 +1,25 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { WALKTHROUGH_HEADING } from '../apps/embedded/demo-seed.js';
 import { freePort, waitUntil } from './support/wait.js';
+
+const run = promisify(execFile);
+
+/** The walkthrough as printed: the indented lines under its heading, up to the blank line. */
+function printedWalkthrough(output: string): string {
+  const start = output.indexOf(WALKTHROUGH_HEADING);
+  expect(start).toBeGreaterThanOrEqual(0);
+  const lines = output.slice(start).split('\n').slice(1);
+  const end = lines.findIndex((line) => line.trim() === '');
+  return lines
+    .slice(0, end)
+    .map((line) => line.replace(/^ {2}/, ''))
+    .join('\n');
+}
 
 /** `npm start` as a person runs it: the embedded start in a terminal's process group. */
 describe('Embedded start (npm start)', () => {
@@ -33,6 +49,8 @@ describe('Embedded start (npm start)', () => {
         POLLER_HEALTH_PORT: String(pollerPort),
         SANDBOX_PORT: String(sandboxPort),
         EMBEDDED_POSTGRES_PORT: String(postgresPort),
+        // Short lifecycle steps, so the walkthrough's swap finishes in seconds.
+        SANDBOX_STEP_MS: '300',
         LOG_FORMAT: 'json',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -59,6 +77,26 @@ describe('Embedded start (npm start)', () => {
     }
     await rm(dataDir, { recursive: true, force: true });
   });
+
+  it('prints a test-mode walkthrough that, pasted as is, takes a swap to finished', async () => {
+    await waitUntil(
+      'the walkthrough to be printed',
+      () => Promise.resolve(output.includes(WALKTHROUGH_HEADING)),
+      30_000,
+      100,
+    );
+    const walkthrough = printedWalkthrough(output);
+    expect(walkthrough).toContain('pk_test_');
+    expect(walkthrough).not.toMatch(/<[a-z ]+>/);
+    const { stdout, stderr } = await run('bash', ['-c', walkthrough], {
+      timeout: 60_000,
+      env: { PATH: process.env.PATH },
+    });
+    process.stdout.write(`walkthrough transcript:\n${stdout}${stderr}\n`);
+    expect(stdout.trim().split('\n').at(-1)).toBe('finished');
+    expect(stdout).toContain('"valid":true');
+    expect(stdout).toContain('"livemode":false');
+  }, 90_000);
 
   it('stops cleanly on Ctrl-C: apps first, the database last, no error logged', async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

@@ -8,6 +8,8 @@ import { KEY_VALUE_STORE, MemoryStore, RedisModule, type KeyValueStore } from '#
 import {
   ChangellyAdapter,
   LIQUIDITY_PROVIDER,
+  LIQUIDITY_PROVIDERS,
+  LiquidityProviders,
   ProviderError,
   ProviderModule,
   providerAuthHeaders,
@@ -450,7 +452,10 @@ describe(ChangellyAdapter.name, () => {
             url: testRedisUrl(),
             keyPrefix: `${testRedisPrefix()}provider-module:`,
           }),
-          ProviderModule.forRoot({ provider: testProviderConfig(sandbox.url) }),
+          ProviderModule.forRoot({
+            provider: testProviderConfig(sandbox.url),
+            testProvider: null,
+          }),
         ],
       }).compile();
       // The store refuses commands until connected (no offline queue); wait so the test measures sharing.
@@ -458,7 +463,11 @@ describe(ChangellyAdapter.name, () => {
       for (let i = 0; i < 50 && (await store.health(200)) !== 'up'; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      return { moduleRef, provider: moduleRef.get<LiquidityProvider>(LIQUIDITY_PROVIDER) };
+      return {
+        moduleRef,
+        provider: moduleRef.get<LiquidityProvider>(LIQUIDITY_PROVIDER),
+        providers: moduleRef.get<LiquidityProviders>(LIQUIDITY_PROVIDERS),
+      };
     }
 
     it('provides the adapter, whose caches replicas share through Redis', async () => {
@@ -472,7 +481,8 @@ describe(ChangellyAdapter.name, () => {
         await first.provider.getPairParams('eth', 'btc');
         await second.provider.getPairParams('eth', 'btc');
 
-        expect(first.provider).toBeInstanceOf(ChangellyAdapter);
+        expect(first.providers.live).toBeInstanceOf(ChangellyAdapter);
+        expect(first.providers.test).toBeNull();
         expect((await sandbox.control.stats()).calls).toEqual({
           getCurrenciesFull: 1,
           getPairsParams: 1,

@@ -89,6 +89,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
         providerSwapId: swap.id,
         status: 'waiting',
         mode: 'float',
+        livemode: true,
         from: 'btc',
         to: 'eth',
         amountFrom: '0.1',
@@ -100,7 +101,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
         payinHash: null,
       });
       expect(swap.payinAddress).toEqual(expect.any(String));
-      expect(Object.keys(swap)).toHaveLength(25);
+      expect(Object.keys(swap)).toHaveLength(26);
     });
 
     it('replays the same key and body with Idempotent-Replayed and no second upstream call', async () => {

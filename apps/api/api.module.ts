@@ -18,6 +18,7 @@ import { PublicQuotesModule } from './public-quotes/public-quotes.module.js';
 import { QuotesModule } from './quotes/quotes.module.js';
 import { RateLimitingModule } from './rate-limiting/rate-limiting.module.js';
 import { SwapsModule } from './swaps/swaps.module.js';
+import { TestHelpersModule } from './test-helpers/test-helpers.module.js';
 
 @Module({})
 export class ApiModule {
@@ -31,8 +32,8 @@ export class ApiModule {
         MetricsModule,
         RateLimitModule,
         RateLimitingModule,
-        UpstreamGateModule.forRoot({ priority: 'partner', budget: 'live' }),
-        ProviderModule.forRoot({ provider: config.provider }),
+        UpstreamGateModule.forRoot({ priority: 'partner' }),
+        ProviderModule.forRoot({ provider: config.provider, testProvider: config.testProvider }),
         PartnersModule.forRoot(config.credentialEncryptionKey),
         HealthModule.forRoot(config),
         OpenApiModule,
@@ -44,6 +45,10 @@ export class ApiModule {
         PublicQuotesModule,
         SwapsDomainModule.forRoot({ providerTimeoutMs: config.provider.timeoutMs }),
         SwapsModule,
+        TestHelpersModule.forRoot({
+          testProviderUrl: config.testProvider?.url ?? null,
+          timeoutMs: config.provider.timeoutMs,
+        }),
       ],
     };
   }

@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createValidationPipe } from '#app/http';
+import type { CredentialMode } from '#app/domain';
 import { AuditQueryInput, CreateOrganizationInput, UpdateOrganizationInput } from '#app/partners';
 
 /** A command line the CLI cannot run; printed as one line on stderr. */
@@ -16,7 +17,7 @@ export type CliCommand =
   | { name: 'org:list' }
   | { name: 'org:get'; id: string }
   | { name: 'org:update'; id: string; patch: UpdateOrganizationInput }
-  | { name: 'credential:create'; organizationId: string }
+  | { name: 'credential:create'; organizationId: string; mode: CredentialMode }
   | { name: 'credential:list'; organizationId: string }
   | { name: 'credential:reveal'; publicKey: string }
   | { name: 'credential:revoke'; publicKey: string }
@@ -29,13 +30,15 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
   org:get <organizationId>
   org:update <organizationId> [--status <status>] [--fee <0-4>] [--provider-activated true|false]
              [--payout-address <address>] [--payout-network trc20|erc20]
-  credential:create <organizationId>
+  credential:create <organizationId> [--test]
   credential:list <organizationId>
   credential:reveal <publicKey>
   credential:revoke <publicKey>
   audit [--limit <1-200>]
 
-Statuses: pending_review, active, suspended, rejected. Results are JSON on stdout.
+Statuses: pending_review, active, suspended, rejected. --test issues a test-mode credential
+(pk_test_…), which works against the sandbox provider while the organization is pending_review.
+Results are JSON on stdout.
 Environment: DATABASE_URL, CREDENTIAL_ENCRYPTION_KEY, REDIS_URL (optional, for immediate revocation).
 `;
 
@@ -135,7 +138,12 @@ export async function parseCommand(argv: string[]): Promise<CliCommand> {
       return { name };
     case 'org:get':
       return { name, id: parse(args, {}, ['organizationId']).positionals[0] };
-    case 'credential:create':
+    case 'credential:create': {
+      const { values, positionals } = parse(args, { test: { type: 'boolean' } }, [
+        'organizationId',
+      ]);
+      return { name, organizationId: positionals[0], mode: values.test ? 'test' : 'live' };
+    }
     case 'credential:list':
       return { name, organizationId: parse(args, {}, ['organizationId']).positionals[0] };
     case 'credential:reveal':

@@ -46,7 +46,7 @@ export async function runCommand(
     }
     case 'credential:create': {
       const organizationId = assertOrganizationId(command.organizationId);
-      const issued = await organizations.issueCredential(organizationId, CLI_ACTOR);
+      const issued = await organizations.issueCredential(organizationId, CLI_ACTOR, command.mode);
       return { credential: toIssuedCredentialView(issued) };
     }
     case 'credential:list': {

@@ -87,14 +87,17 @@ await runProcess('embedded', async () => {
     env.DATABASE_URL = postgres.url;
     shutdown.unshift(() => postgres.stop());
   }
-  if (!embedded.providerUrl) {
+  // The in-process sandbox stands in for whichever provider the operator did not name: the
+  // live one for a demo, the test one always (test mode needs no real provider).
+  if (!embedded.providerUrl || !embedded.testProviderUrl) {
     const sandbox = await step(() =>
       startSandbox(loadSandboxConfig(env), logger, { shutdownHooks: false }),
     );
     if (!sandbox) {
       return;
     }
-    env.PROVIDER_URL = sandbox.url;
+    env.PROVIDER_URL ??= sandbox.url;
+    env.TEST_PROVIDER_URL ??= sandbox.url;
     shutdown.unshift(() => sandbox.close());
   }
 

@@ -22,17 +22,21 @@ export class PollerModule {
         // Every provider call waits for the shared upstream budget at background priority:
         // the poller only takes slots partner traffic leaves free (DECISIONS §3.13).
         RateLimitModule,
-        UpstreamGateModule.forRoot({ priority: 'background', budget: 'live' }),
-        ProviderModule.forRoot({ provider: config.provider }),
+        UpstreamGateModule.forRoot({ priority: 'background' }),
+        ProviderModule.forRoot({ provider: config.provider, testProvider: config.testProvider }),
         SettlementModule.forRoot({
           pollIntervalMs: config.pollIntervalMs,
+          testPollIntervalMs: config.testPollIntervalMs,
           leaseMs: config.leaseMs,
           batchSize: config.batchSize,
         }),
         HealthProbesModule.forRoot(config),
       ],
       providers: [
-        { provide: POLLER_TICK_OPTIONS, useValue: { tickMs: config.tickMs } },
+        {
+          provide: POLLER_TICK_OPTIONS,
+          useValue: { tickMs: config.tickMs, testTickMs: config.testTickMs },
+        },
         SwapPollerTick,
         HousekeepingTick,
       ],

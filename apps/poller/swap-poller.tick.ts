@@ -8,19 +8,22 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { PollMetrics, SwapPollingService } from '#app/settlement';
+import { PollMetrics, SwapPollingService, type PollLane } from '#app/settlement';
 import { SwapsRepository } from '#app/swaps';
 
 export interface PollerTickOptions {
-  /** `POLLER_TICK_MS`: how often the poller looks for due swaps. */
+  /** `POLLER_TICK_MS`: how often the poller looks for due live swaps. */
   tickMs: number;
+  /** The same for test swaps, in step with their shorter interval. */
+  testTickMs: number;
 }
 
 export const POLLER_TICK_OPTIONS = Symbol('POLLER_TICK_OPTIONS');
 
 /**
- * The poller's clock: a tick every `tickMs` that never overlaps itself (the next one is armed
- * when the previous one ends). It only delegates; on shutdown the batch in flight is finished
+ * The poller's clocks, one per lane (live, test): a tick every `tickMs` that never overlaps
+ * itself (the next one is armed when the previous one ends), so a slow live cycle never delays
+ * test swaps nor the reverse. It only delegates; on shutdown the batches in flight are finished
  * and whatever this poller still leases is released for the others.
  */
 @Injectable()
@@ -28,8 +31,7 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
   private readonly logger = new Logger(SwapPollerTick.name);
   /** Lease owner: unique per process and per instance (tests run several in one process). */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly timerName = `swap-poller:${this.owner}`;
-  private inFlight: Promise<void> | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
   private stopping = false;
 
   constructor(
@@ -41,44 +43,62 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
   ) {}
 
   onApplicationBootstrap(): void {
-    this.arm(0);
+    for (const lane of this.polling.lanes) {
+      this.arm(lane, 0);
+    }
+    this.logger.log(
+      { owner: this.owner, lanes: this.polling.lanes.map((l) => l.name) },
+      'poller started',
+    );
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    if (this.scheduler.doesExist('timeout', this.timerName)) {
-      this.scheduler.deleteTimeout(this.timerName);
+    for (const lane of this.polling.lanes) {
+      if (this.scheduler.doesExist('timeout', this.timerName(lane))) {
+        this.scheduler.deleteTimeout(this.timerName(lane));
+      }
     }
-    await this.inFlight;
+    await Promise.all(this.inFlight);
     const released = await this.swaps.releaseLeases(this.owner);
     this.logger.log({ owner: this.owner, released }, 'poller stopped');
   }
 
-  /** One tick: every failure inside is already decided; what reaches here is counted, logged. */
-  async tick(): Promise<void> {
+  /** One tick of one lane: every failure inside is already decided; what reaches here is counted, logged. */
+  async tick(lane: PollLane): Promise<void> {
     try {
-      await this.polling.pollDue(this.owner, () => !this.stopping);
+      await this.polling.pollDue(lane, this.owner, () => !this.stopping);
     } catch (error: unknown) {
       this.metrics.tickFailures.inc();
       this.logger.error(
-        { owner: this.owner, err: error instanceof Error ? error.message : String(error) },
+        {
+          owner: this.owner,
+          lane: lane.name,
+          err: error instanceof Error ? error.message : String(error),
+        },
         'poll tick failed; retried next tick',
       );
     }
   }
 
-  private arm(delayMs: number): void {
+  private timerName(lane: PollLane): string {
+    return `swap-poller:${lane.name}:${this.owner}`;
+  }
+
+  private arm(lane: PollLane, delayMs: number): void {
     if (this.stopping) {
       return;
     }
+    const name = this.timerName(lane);
     const timer = setTimeout(() => {
-      this.scheduler.deleteTimeout(this.timerName);
-      this.inFlight = this.tick().finally(() => {
-        this.inFlight = null;
-        this.arm(this.options.tickMs);
+      this.scheduler.deleteTimeout(name);
+      const running = this.tick(lane).finally(() => {
+        this.inFlight.delete(running);
+        this.arm(lane, lane.livemode ? this.options.tickMs : this.options.testTickMs);
       });
+      this.inFlight.add(running);
     }, delayMs);
     // Registered so the schedule module owns it: listed, and cleared on shutdown.
-    this.scheduler.addTimeout(this.timerName, timer);
+    this.scheduler.addTimeout(name, timer);
   }
 }

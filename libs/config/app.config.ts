@@ -65,13 +65,19 @@ export interface ApiConfig extends CommonConfig {
   database: DatabaseConfig;
   redis: RedisConfig;
   provider: ProviderConfig;
+  /** Where test-mode calls go (`TEST_PROVIDER_URL`); null: test-mode quotes and swaps answer 503. */
+  testProvider: ProviderConfig | null;
 }
 
 export interface PollerConfig extends CommonConfig {
   pollIntervalMs: number;
+  /** `TEST_POLL_INTERVAL_MS`: test swaps move fast, so partners see their lifecycle in seconds. */
+  testPollIntervalMs: number;
   healthPort: number;
   /** How often the poller looks for due swaps; shorter than the interval so lag stays small. */
   tickMs: number;
+  /** The same for test swaps: a quarter of their interval, never slower than `tickMs`. */
+  testTickMs: number;
   /** How long a claimed swap stays leased; an expired lease (a dead poller) is reclaimed. */
   leaseMs: number;
   /** Swaps claimed per batch; the provider is asked for them 10 ids per call. */
@@ -79,6 +85,7 @@ export interface PollerConfig extends CommonConfig {
   database: DatabaseConfig;
   redis: RedisConfig;
   provider: ProviderConfig;
+  testProvider: ProviderConfig | null;
 }
 
 export interface SandboxConfig extends CommonConfig {
@@ -130,27 +137,41 @@ function common(reader: EnvReader): CommonConfig {
  * Accepts a PEM (PKCS#8 or PKCS#1) or a hex-encoded PKCS#8 DER private key (DECISIONS §4).
  * Literal `\n` sequences are accepted so the PEM can live in a one-line env value.
  */
-export function parsePrivateKey(raw: string): KeyObject {
+export function parsePrivateKey(raw: string, name = 'PROVIDER_PRIVATE_KEY'): KeyObject {
+  let key: KeyObject;
   try {
-    if (/^[0-9a-fA-F]+$/.test(raw)) {
-      return createPrivateKey({ key: Buffer.from(raw, 'hex'), format: 'der', type: 'pkcs8' });
-    }
-    return createPrivateKey(raw.replace(/\\n/g, '\n'));
+    key = /^[0-9a-fA-F]+$/.test(raw)
+      ? createPrivateKey({ key: Buffer.from(raw, 'hex'), format: 'der', type: 'pkcs8' })
+      : createPrivateKey(raw.replace(/\\n/g, '\n'));
   } catch {
-    throw new ConfigError(
-      'PROVIDER_PRIVATE_KEY',
-      'must be an RSA private key (PEM or PKCS#8 DER hex)',
-    );
+    throw new ConfigError(name, 'must be an RSA private key (PEM or PKCS#8 DER hex)');
   }
+  if (key.asymmetricKeyType !== 'rsa') {
+    throw new ConfigError(name, 'must be an RSA key');
+  }
+  return key;
 }
 
 function provider(reader: EnvReader): ProviderConfig {
-  const url = reader.url('PROVIDER_URL', HTTP);
-  const privateKey = parsePrivateKey(reader.required('PROVIDER_PRIVATE_KEY'));
-  if (privateKey.asymmetricKeyType !== 'rsa') {
-    throw new ConfigError('PROVIDER_PRIVATE_KEY', 'must be an RSA key');
+  return {
+    url: reader.url('PROVIDER_URL', HTTP),
+    privateKey: parsePrivateKey(reader.required('PROVIDER_PRIVATE_KEY')),
+    timeoutMs: reader.integer('PROVIDER_TIMEOUT_MS', 10000, 100, 120000),
+  };
+}
+
+/** The test-mode provider (issue 16): signed with the live key unless it has its own. */
+function testProvider(reader: EnvReader, live: ProviderConfig): ProviderConfig | null {
+  const url = reader.optionalUrl('TEST_PROVIDER_URL', HTTP);
+  if (!url) {
+    return null;
   }
-  return { url, privateKey, timeoutMs: reader.integer('PROVIDER_TIMEOUT_MS', 10000, 100, 120000) };
+  const key = reader.optional('TEST_PROVIDER_PRIVATE_KEY');
+  return {
+    url,
+    privateKey: key ? parsePrivateKey(key, 'TEST_PROVIDER_PRIVATE_KEY') : live.privateKey,
+    timeoutMs: live.timeoutMs,
+  };
 }
 
 function database(reader: EnvReader, defaultTimeoutMs: number): DatabaseConfig {
@@ -169,11 +190,13 @@ function redis(reader: EnvReader, options: LoadOptions): RedisConfig {
 
 export function loadApiConfig(env: Env, options: LoadOptions = {}): ApiConfig {
   const reader = new EnvReader(env);
+  const live = provider(reader);
   return {
     ...common(reader),
     database: database(reader, DATABASE_TIMEOUT_MS.api),
     redis: redis(reader, options),
-    provider: provider(reader),
+    provider: live,
+    testProvider: testProvider(reader, live),
     port: reader.integer('PORT', 3000, 0, 65535),
     http: {
       requestTimeoutMs: reader.integer(
@@ -203,19 +226,25 @@ export function loadApiConfig(env: Env, options: LoadOptions = {}): ApiConfig {
 export function loadPollerConfig(env: Env, options: LoadOptions = {}): PollerConfig {
   const reader = new EnvReader(env);
   const pollIntervalMs = reader.integer('POLL_INTERVAL_MS', 30000, 100, 3600000);
+  const testPollIntervalMs = reader.integer('TEST_POLL_INTERVAL_MS', 2000, 100, 3600000);
+  const tickMs = reader.integer(
+    'POLLER_TICK_MS',
+    Math.min(5000, Math.max(50, Math.floor(pollIntervalMs / 4))),
+    10,
+    60000,
+  );
+  const live = provider(reader);
   return {
     ...common(reader),
     database: database(reader, DATABASE_TIMEOUT_MS.poller),
     redis: redis(reader, options),
-    provider: provider(reader),
+    provider: live,
+    testProvider: testProvider(reader, live),
     pollIntervalMs,
+    testPollIntervalMs,
     healthPort: reader.integer('POLLER_HEALTH_PORT', 3001, 0, 65535),
-    tickMs: reader.integer(
-      'POLLER_TICK_MS',
-      Math.min(5000, Math.max(50, Math.floor(pollIntervalMs / 4))),
-      10,
-      60000,
-    ),
+    tickMs,
+    testTickMs: Math.min(tickMs, Math.max(50, Math.floor(testPollIntervalMs / 4))),
     leaseMs: reader.integer('POLLER_LEASE_MS', Math.max(10000, 2 * pollIntervalMs), 500, 3600000),
     batchSize: reader.integer('POLLER_BATCH_SIZE', 100, 1, 1000),
   };
@@ -248,6 +277,7 @@ export interface EmbeddedConfig {
   /** Values the operator set explicitly; everything else is filled in by the embedded start. */
   databaseUrl: string | undefined;
   providerUrl: string | undefined;
+  testProviderUrl: string | undefined;
 }
 
 export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
@@ -257,6 +287,7 @@ export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
     postgresPort: reader.integer('EMBEDDED_POSTGRES_PORT', 54329, 1, 65535),
     databaseUrl: reader.optionalUrl('DATABASE_URL', POSTGRES),
     providerUrl: reader.optionalUrl('PROVIDER_URL', HTTP),
+    testProviderUrl: reader.optionalUrl('TEST_PROVIDER_URL', HTTP),
   };
 }
 

@@ -45,3 +45,19 @@ export function normalizeFeePercent(value: unknown): string | null {
   const fee = new Decimal(text);
   return fee.lte(MAX_FEE_PERCENT) ? fee.toFixed() : null;
 }
+
+/**
+ * Live credentials move real money; test credentials make swaps against the sandbox provider
+ * that never earn anything, so partners integrate end to end before going live (issue 16).
+ */
+export const CREDENTIAL_MODES = ['live', 'test'] as const;
+export type CredentialMode = (typeof CREDENTIAL_MODES)[number];
+
+/**
+ * Whose data a partner request reads and writes: one organization, in one mode. A test
+ * credential never sees live swaps or rates, nor a live one test ones.
+ */
+export interface OwnerScope {
+  organizationId: string;
+  livemode: boolean;
+}

@@ -4,6 +4,11 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 export interface RequestContext {
   requestId: string;
   orgId?: string;
+  /**
+   * False while serving a test credential: provider calls made for the request go to the test
+   * provider (`ModeRoutedProvider`). Unset means live.
+   */
+  livemode?: boolean;
 }
 
 export const requestContext = new AsyncLocalStorage<RequestContext>();

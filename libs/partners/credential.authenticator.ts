@@ -106,6 +106,7 @@ export class CredentialAuthenticator implements OnModuleInit {
         credentialId: credential.id,
         publicKey: credential.publicKey,
         organizationId: organization.id,
+        livemode: credential.mode === 'live',
         organizationStatus: organization.status,
         feePercent: organization.feePercent,
         providerActivated: organization.providerActivated,
@@ -116,11 +117,14 @@ export class CredentialAuthenticator implements OnModuleInit {
   }
 }
 
+/** `<public_key>:<secret>` of one mode: a live key with a test secret is no credential at all. */
 export function parseBearer(
   header: string | undefined,
 ): { publicKey: string; secret: string } | null {
   const match = /^([^:]+):(.+)$/.exec(bearerToken(header) ?? '');
-  if (!match || !PUBLIC_KEY_PATTERN.test(match[1]) || !SECRET_PATTERN.test(match[2])) {
+  const keyMode = match ? PUBLIC_KEY_PATTERN.exec(match[1])?.[1] : undefined;
+  const secretMode = match ? SECRET_PATTERN.exec(match[2])?.[1] : undefined;
+  if (!match || keyMode === undefined || keyMode !== secretMode) {
     return null;
   }
   return { publicKey: match[1], secret: match[2] };

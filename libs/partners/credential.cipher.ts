@@ -6,6 +6,7 @@ import {
   randomBytes,
   timingSafeEqual,
 } from 'node:crypto';
+import type { CredentialMode } from '#app/domain';
 
 const IV_BYTES = 12;
 const TAG_BYTES = 16;
@@ -58,13 +59,15 @@ export class CredentialCipher {
   }
 }
 
-export const PUBLIC_KEY_PATTERN = /^pk_live_[0-9a-f]{32}$/;
-export const SECRET_PATTERN = /^sk_live_[0-9a-f]{48}$/;
+/** `pk_live_`/`pk_test_` + 32 lowercase hex; the mode is the prefix's middle word. */
+export const PUBLIC_KEY_PATTERN = /^pk_(live|test)_[0-9a-f]{32}$/;
+/** `sk_live_`/`sk_test_` + 48 lowercase hex. */
+export const SECRET_PATTERN = /^sk_(live|test)_[0-9a-f]{48}$/;
 
-export function newPublicKey(): string {
-  return `pk_live_${randomBytes(16).toString('hex')}`;
+export function newPublicKey(mode: CredentialMode = 'live'): string {
+  return `pk_${mode}_${randomBytes(16).toString('hex')}`;
 }
 
-export function newSecret(): string {
-  return `sk_live_${randomBytes(24).toString('hex')}`;
+export function newSecret(mode: CredentialMode = 'live'): string {
+  return `sk_${mode}_${randomBytes(24).toString('hex')}`;
 }

@@ -1,9 +1,11 @@
+import type { CredentialMode } from '#app/domain';
 import type { CredentialEntity } from '#app/persistence';
 import type { IssuedCredential, RevealedCredential } from './organizations.service.js';
 
 /** A credential as listed or revoked: never the secret, its ciphertext or its digest. */
 export interface CredentialView {
   publicKey: string;
+  mode: CredentialMode;
   createdAt: string;
   revokedAt: string | null;
 }
@@ -12,6 +14,7 @@ export interface CredentialView {
 export interface IssuedCredentialView {
   publicKey: string;
   secret: string;
+  mode: CredentialMode;
   createdAt: string;
 }
 
@@ -23,6 +26,7 @@ export interface RevealedCredentialView {
 export function toCredentialView(credential: CredentialEntity): CredentialView {
   return {
     publicKey: credential.publicKey,
+    mode: credential.mode,
     createdAt: credential.createdAt.toISOString(),
     revokedAt: credential.revokedAt?.toISOString() ?? null,
   };
@@ -32,6 +36,7 @@ export function toIssuedCredentialView(issued: IssuedCredential): IssuedCredenti
   return {
     publicKey: issued.publicKey,
     secret: issued.secret,
+    mode: issued.mode,
     createdAt: issued.createdAt.toISOString(),
   };
 }

@@ -20,7 +20,7 @@ export class CredentialsRepository {
   create(
     credential: Pick<
       CredentialEntity,
-      'organizationId' | 'publicKey' | 'secretCiphertext' | 'secretDigest'
+      'organizationId' | 'mode' | 'publicKey' | 'secretCiphertext' | 'secretDigest'
     >,
   ): Promise<CredentialEntity> {
     return this.repository.save(this.repository.create(credential));

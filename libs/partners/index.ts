@@ -3,6 +3,7 @@ export * from './audit-log.repository.js';
 export * from './audit-query.input.js';
 export * from './credential.authenticator.js';
 export * from './credential.cipher.js';
+export * from './credential.input.js';
 export * from './credential.view.js';
 export * from './organization.input.js';
 export * from './organization.view.js';

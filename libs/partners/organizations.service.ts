@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { type PayoutNetwork, PAYOUT_CHAINS } from '#app/domain';
+import { type CredentialMode, type PayoutNetwork, PAYOUT_CHAINS } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { validateAddress } from '#app/chains';
 import type { CredentialEntity, OrganizationEntity } from '#app/persistence';
@@ -16,6 +16,7 @@ import {
 export interface IssuedCredential {
   publicKey: string;
   secret: string;
+  mode: CredentialMode;
   createdAt: Date;
 }
 
@@ -98,12 +99,17 @@ export class OrganizationsService {
     return updated;
   }
 
-  async issueCredential(organizationId: string, actor: string): Promise<IssuedCredential> {
+  async issueCredential(
+    organizationId: string,
+    actor: string,
+    mode: CredentialMode = 'live',
+  ): Promise<IssuedCredential> {
     await this.get(organizationId);
-    const secret = newSecret();
+    const secret = newSecret(mode);
     const credential = await this.credentials.create({
       organizationId,
-      publicKey: newPublicKey(),
+      mode,
+      publicKey: newPublicKey(mode),
       secretCiphertext: this.cipher.encrypt(secret),
       secretDigest: this.cipher.digest(secret),
     });
@@ -112,9 +118,9 @@ export class OrganizationsService {
       action: 'credential.create',
       targetType: 'credential',
       targetId: credential.publicKey,
-      details: { organizationId },
+      details: { organizationId, mode },
     });
-    return { publicKey: credential.publicKey, secret, createdAt: credential.createdAt };
+    return { publicKey: credential.publicKey, secret, mode, createdAt: credential.createdAt };
   }
 
   async listCredentials(organizationId: string): Promise<CredentialEntity[]> {

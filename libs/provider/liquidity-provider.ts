@@ -147,4 +147,12 @@ export interface UpstreamGate {
   acquire(): Promise<void>;
 }
 
-export const UPSTREAM_GATE = Symbol('UPSTREAM_GATE');
+/**
+ * The gate of each budget: live and test traffic spend their own slots, so test traffic at its
+ * cap never costs live calls anything (issue 16).
+ */
+export interface UpstreamGates {
+  forBudget(budget: 'live' | 'test'): UpstreamGate;
+}
+
+export const UPSTREAM_GATES = Symbol('UPSTREAM_GATES');

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { IsNull, Raw, Repository } from 'typeorm';
+import type { OwnerScope } from '#app/domain';
 import { FixedRateEntity } from '#app/persistence';
 
 export type NewFixedRate = Omit<FixedRateEntity, 'usedAt' | 'swapId' | 'createdAt'>;
@@ -21,18 +22,28 @@ export class FixedRatesRepository {
     );
   }
 
-  /** The organization's rate, whatever its state; another org's id reads as unknown. */
-  findForOrganization(id: string, organizationId: string): Promise<FixedRateEntity | null> {
-    return this.repository.findOneBy({ id, organizationId });
+  /** The owner's rate, whatever its state; another org's or mode's id reads as unknown. */
+  findForOwner(id: string, owner: OwnerScope): Promise<FixedRateEntity | null> {
+    return this.repository.findOneBy({
+      id,
+      organizationId: owner.organizationId,
+      livemode: owner.livemode,
+    });
   }
 
   /**
    * Marks an unexpired, unused rate as used, atomically: of two racing swaps exactly one wins.
    * Returns false when the rate was unknown, expired or already used.
    */
-  async consume(id: string, organizationId: string, swapId: string): Promise<boolean> {
+  async consume(id: string, owner: OwnerScope, swapId: string): Promise<boolean> {
     const result = await this.repository.update(
-      { id, organizationId, usedAt: IsNull(), expiresAt: Raw((column) => `${column} > now()`) },
+      {
+        id,
+        organizationId: owner.organizationId,
+        livemode: owner.livemode,
+        usedAt: IsNull(),
+        expiresAt: Raw((column) => `${column} > now()`),
+      },
       { usedAt: () => 'now()', swapId },
     );
     return (result.affected ?? 0) > 0;

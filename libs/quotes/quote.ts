@@ -1,4 +1,4 @@
-import type { SwapMode } from '#app/domain';
+import type { OwnerScope, SwapMode } from '#app/domain';
 
 /** A partner quote (spec, Quote). Amounts are decimal strings. */
 export interface Quote {
@@ -24,8 +24,10 @@ export interface QuoteRequestInput {
   mode?: SwapMode;
 }
 
-/** Whom a quote is for: the org's fee is applied like a rate markup (DECISIONS §3.10). */
-export interface QuotingParty {
-  organizationId: string;
+/**
+ * Whom a quote is for: the org's fee is applied like a rate markup (DECISIONS §3.10); a fixed
+ * rate redeems only in the mode it was quoted in.
+ */
+export interface QuotingParty extends OwnerScope {
   feePercent: string;
 }

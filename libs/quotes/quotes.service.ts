@@ -100,6 +100,7 @@ export class QuotesService {
       id: randomBytes(16).toString('hex'),
       providerRateId: upstream.rateId,
       organizationId: party.organizationId,
+      livemode: party.livemode,
       from: priced.from,
       to: priced.to,
       amountFrom,

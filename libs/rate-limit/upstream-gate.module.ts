@@ -1,20 +1,18 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { requestContext } from '#app/logging';
-import { UPSTREAM_GATE, type UpstreamGate } from '#app/provider';
+import { UPSTREAM_GATES, type UpstreamGate, type UpstreamGates } from '#app/provider';
 import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
 import { UpstreamBudget, type UpstreamPriority } from './upstream-budget.js';
 import { UpstreamSlotsRepository } from './upstream-slots.repository.js';
 
 export interface UpstreamGateOptions {
   priority: UpstreamPriority;
-  /** Whose slots the calls spend (`live`). */
-  budget: string;
 }
 
 /**
- * Puts every provider call of this process behind a shared upstream budget. A partner call
- * spends its organization's share too: the organization is the one the request authenticated
- * (the request context every log line carries).
+ * Puts every provider call of this process behind a shared upstream budget, one per mode
+ * (`live`, `test`). A partner call spends its organization's share too: the organization is the
+ * one the request authenticated (the request context every log line carries).
  */
 @Module({})
 export class UpstreamGateModule {
@@ -24,17 +22,28 @@ export class UpstreamGateModule {
       global: true,
       providers: [
         {
-          provide: UPSTREAM_GATE,
-          useFactory: (store: KeyValueStore, slots: UpstreamSlotsRepository): UpstreamGate => {
-            const budget = new UpstreamBudget(options.budget, store, slots);
+          provide: UPSTREAM_GATES,
+          useFactory: (store: KeyValueStore, slots: UpstreamSlotsRepository): UpstreamGates => {
+            const gates = new Map<string, UpstreamGate>();
             return {
-              acquire: () => budget.acquire(options.priority, requestContext.getStore()?.orgId),
+              forBudget: (name) => {
+                let gate = gates.get(name);
+                if (!gate) {
+                  const budget = new UpstreamBudget(name, store, slots);
+                  gate = {
+                    acquire: () =>
+                      budget.acquire(options.priority, requestContext.getStore()?.orgId),
+                  };
+                  gates.set(name, gate);
+                }
+                return gate;
+              },
             };
           },
           inject: [KEY_VALUE_STORE, UpstreamSlotsRepository],
         },
       ],
-      exports: [UPSTREAM_GATE],
+      exports: [UPSTREAM_GATES],
     };
   }
 }

@@ -6,4 +6,5 @@ export * from './poll-metrics.js';
 export * from './settlement-plan.js';
 export * from './settlement.module.js';
 export * from './swap-polling.service.js';
+export * from './swap-refresher.js';
 export * from './usd-pricer.js';

@@ -7,6 +7,7 @@ import { EarningsService } from './earnings.service.js';
 import { HousekeepingService } from './housekeeping.service.js';
 import { PollCyclesRepository } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
+import { SwapRefresher } from './swap-refresher.js';
 import {
   POLLING_OPTIONS,
   SwapPollingService,
@@ -20,6 +21,14 @@ import { UsdPricer } from './usd-pricer.js';
   exports: [EarningsRepository, EarningsService],
 })
 export class EarningsModule {}
+
+/** Applies provider reports to swaps: the poller's, and those the api's test helpers ask for. */
+@Module({
+  imports: [EarningsModule, SwapsDataModule],
+  providers: [SwapRefresher],
+  exports: [SwapRefresher],
+})
+export class SwapRefreshModule {}
 
 /** The poller's metrics; global so the provider adapter reports every call of the poller to them. */
 @Global()
@@ -39,11 +48,17 @@ export class PollMetricsModule {}
 /** The status poller's work: claims, provider reports, transitions, settlement and earnings. */
 @Module({})
 export class SettlementModule {
-  /** Needs the global `LIQUIDITY_PROVIDER` (ProviderModule). */
+  /** Needs the global `LIQUIDITY_PROVIDERS` (ProviderModule). */
   static forRoot(options: PollingOptions): DynamicModule {
     return {
       module: SettlementModule,
-      imports: [EarningsModule, PollMetricsModule, SwapsDataModule, QuotesDataModule],
+      imports: [
+        EarningsModule,
+        PollMetricsModule,
+        SwapRefreshModule,
+        SwapsDataModule,
+        QuotesDataModule,
+      ],
       providers: [
         { provide: POLLING_OPTIONS, useValue: options },
         PollCyclesRepository,

@@ -1,32 +1,40 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { Decimal } from 'decimal.js';
-import { DataSource } from 'typeorm';
 import { feeInUsd, SWAP_STATUSES, TERMINAL_STATUSES, type SwapStatus } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import {
-  LIQUIDITY_PROVIDER,
+  LIQUIDITY_PROVIDERS,
+  LiquidityProviders,
   MAX_IDS_PER_TRANSACTIONS_CALL,
   type LiquidityProvider,
   type ProviderTransaction,
 } from '#app/provider';
-import { SwapsRepository, type PolledUpdate, type RefreshedSwap } from '#app/swaps';
+import { SwapsRepository, type RefreshedSwap } from '#app/swaps';
 import { EarningsRepository, type PendingEarnings } from './earnings.repository.js';
 import { PollCyclesRepository, type PollCycle } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
-import { changesSwap, planSettlement } from './settlement-plan.js';
+import { SwapRefresher } from './swap-refresher.js';
 import { UsdPricer } from './usd-pricer.js';
 
 /** Cadence and lease of the poller. */
 export interface PollingOptions {
-  /** Every non-terminal swap, `hold` included, is refreshed once per interval [30 s]. */
+  /** Every non-terminal live swap, `hold` included, is refreshed once per interval [30 s]. */
   pollIntervalMs: number;
+  /** The same for test swaps [2 s]: partners see a test swap's lifecycle in seconds (issue 16). */
+  testPollIntervalMs: number;
   leaseMs: number;
   /** Swaps claimed per batch when they are asked for by id. */
   batchSize: number;
 }
 
 export const POLLING_OPTIONS = Symbol('POLLING_OPTIONS');
+
+/** One mode's swaps: polled from that mode's provider, at that mode's interval. */
+export interface PollLane {
+  name: 'live' | 'test';
+  livemode: boolean;
+  provider: LiquidityProvider;
+  intervalMs: number;
+}
 
 /** What one tick did. */
 export interface PollReport {
@@ -36,7 +44,6 @@ export interface PollReport {
   calls: number;
 }
 
-const LANE = 'live';
 /** The statuses the listing asks for: every one that may still change. */
 const ACTIVE_STATUSES: SwapStatus[] = SWAP_STATUSES.filter((s) => !TERMINAL_STATUSES.includes(s));
 const LIST_PAGE_SIZE = 100;
@@ -62,67 +69,94 @@ function chunk<T>(items: T[], size: number): T[][] {
 }
 
 /**
- * The status poller's work, in cycles of one interval shared by every poller replica (issue 18):
+ * The status poller's work, per lane (live, and test where there is a test provider), in cycles
+ * of one interval shared by every poller replica (issue 18):
  *
  * 1. **List** the provider's active transactions (every status that may still change) created
- *    since the oldest active swap, 100 per call; each page is claimed by one poller, so no page
- *    is asked twice in a cycle. What a page reports is applied at once.
+ *    since the lane's oldest active swap, 100 per call; each page is claimed by one poller, so no
+ *    page is asked twice in a cycle. What a page reports is applied at once.
  * 2. **Ask by id** (10 per call, under a lease) for the active swaps the listing did not show:
  *    they left the active statuses (finished, failed, …) or slipped between pages.
- * 3. **Book earnings** of swaps that finished, at a price per currency cached for a minute; a
- *    status write-back never waits on pricing (issue 15).
+ * 3. **Book earnings** of live swaps that finished, at a price per currency cached for a minute;
+ *    a status write-back never waits on pricing (issue 15).
  */
 @Injectable()
 export class SwapPollingService {
   private readonly logger = new Logger(SwapPollingService.name);
+  /** The lanes this poller serves: live always, test when a test provider is configured. */
+  readonly lanes: PollLane[];
 
   constructor(
     private readonly swaps: SwapsRepository,
     private readonly cycles: PollCyclesRepository,
     private readonly earnings: EarningsRepository,
+    private readonly refresher: SwapRefresher,
     private readonly pricer: UsdPricer,
     private readonly metrics: PollMetrics,
-    @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
+    @Inject(LIQUIDITY_PROVIDERS) providers: LiquidityProviders,
     @Inject(POLLING_OPTIONS) private readonly options: PollingOptions,
-    @InjectDataSource() private readonly dataSource: DataSource,
-  ) {}
+  ) {
+    this.lanes = [
+      {
+        name: 'live',
+        livemode: true,
+        provider: providers.live,
+        intervalMs: options.pollIntervalMs,
+      },
+    ];
+    if (providers.test) {
+      this.lanes.push({
+        name: 'test',
+        livemode: false,
+        provider: providers.test,
+        intervalMs: options.testPollIntervalMs,
+      });
+    }
+  }
 
   /**
-   * Does this poller's share of the current cycle until nothing is left or `keepGoing` says
-   * stop; a page or batch that was started is always finished.
+   * Does this poller's share of the lane's current cycle until nothing is left or `keepGoing`
+   * says stop; a page or batch that was started is always finished.
    */
-  async pollDue(owner: string, keepGoing: () => boolean = () => true): Promise<PollReport> {
+  async pollDue(
+    lane: PollLane,
+    owner: string,
+    keepGoing: () => boolean = () => true,
+  ): Promise<PollReport> {
     const report: PollReport = { refreshed: 0, calls: 0 };
-    const oldest = await this.swaps.oldestActiveCreatedAt();
+    const oldest = await this.swaps.oldestActiveCreatedAt(lane.livemode);
     const since = oldest === null ? null : new Date(oldest.getTime() - CLOCK_SKEW_MS);
     const cycle = await this.cycles.current(
-      LANE,
-      this.options.pollIntervalMs,
+      lane.name,
+      lane.intervalMs,
       this.options.leaseMs,
       since,
     );
     if (!cycle.listingOver) {
-      await this.listActive(cycle, report, keepGoing);
+      await this.listActive(lane, cycle, report, keepGoing);
     }
-    if (await this.cycles.isListingOver(LANE, cycle.number, this.options.leaseMs)) {
-      await this.askUnseen(owner, cycle, report, keepGoing);
+    if (await this.cycles.isListingOver(lane.name, cycle.number, this.options.leaseMs)) {
+      await this.askUnseen(lane, owner, cycle, report, keepGoing);
     }
-    await this.bookEarnings(owner, keepGoing);
+    if (lane.livemode) {
+      await this.bookEarnings(owner, keepGoing);
+    }
     return report;
   }
 
   private async listActive(
+    lane: PollLane,
     cycle: PollCycle,
     report: PollReport,
     keepGoing: () => boolean,
   ): Promise<void> {
     while (keepGoing()) {
-      const page = await this.cycles.claimPage(LANE, cycle.number, this.options.leaseMs);
+      const page = await this.cycles.claimPage(lane.name, cycle.number, this.options.leaseMs);
       if (page === null || cycle.since === null) {
         return;
       }
       const listed = await this.fetch(() =>
-        this.provider.getTransactions({
+        lane.provider.getTransactions({
           statuses: ACTIVE_STATUSES,
           since: cycle.since?.toISOString(),
           limit: LIST_PAGE_SIZE,
@@ -132,30 +166,30 @@ export class SwapPollingService {
       report.calls += 1;
       if (listed === null) {
         // The rest of this cycle's swaps are asked for by id, or wait for the next cycle.
-        await this.cycles.pageDone(LANE, cycle.number, page, true);
+        await this.cycles.pageDone(lane.name, cycle.number, page, true);
         return;
       }
       this.metrics.batchSize.observe(listed.length);
-      report.refreshed += await this.applyListed(listed);
-      await this.cycles.pageDone(LANE, cycle.number, page, listed.length < LIST_PAGE_SIZE);
+      report.refreshed += await this.applyListed(lane, listed);
+      await this.cycles.pageDone(lane.name, cycle.number, page, listed.length < LIST_PAGE_SIZE);
     }
   }
 
   /** Applies one page of the listing: changes are written, the rest is marked as confirmed. */
-  private async applyListed(listed: ProviderTransaction[]): Promise<number> {
+  private async applyListed(lane: PollLane, listed: ProviderTransaction[]): Promise<number> {
     const reports = new Map(listed.map((tx) => [tx.id, tx]));
-    const swaps = await this.swaps.findActiveByProviderIds([...reports.keys()]);
+    const swaps = await this.swaps.findActiveByProviderIds([...reports.keys()], lane.livemode);
     const unchanged: string[] = [];
     let refreshed = 0;
     for (const swap of swaps) {
-      const outcome = await this.apply(null, swap, reports.get(swap.providerTransactionId));
+      const outcome = await this.apply(lane, null, swap, reports.get(swap.providerTransactionId));
       if (outcome === 'unchanged') {
         unchanged.push(swap.id);
       } else if (outcome === 'written') {
         refreshed += 1;
       }
     }
-    for (const lagMs of await this.swaps.markSeen(unchanged, this.options.pollIntervalMs)) {
+    for (const lagMs of await this.swaps.markSeen(unchanged, lane.intervalMs)) {
       this.metrics.lag.observe(lagMs / 1000);
     }
     this.metrics.polled.inc(unchanged.length);
@@ -164,6 +198,7 @@ export class SwapPollingService {
 
   /** Asks by id for the swaps this cycle's listing did not show, a leased batch at a time. */
   private async askUnseen(
+    lane: PollLane,
     owner: string,
     cycle: PollCycle,
     report: PollReport,
@@ -172,6 +207,7 @@ export class SwapPollingService {
     while (keepGoing()) {
       const claimed = await this.swaps.claimUnseen(
         owner,
+        lane.livemode,
         this.options.batchSize,
         this.options.leaseMs,
         cycle.startedAt,
@@ -184,13 +220,13 @@ export class SwapPollingService {
       try {
         for (const group of chunk(claimed, MAX_IDS_PER_TRANSACTIONS_CALL)) {
           const reports = await this.fetch(() =>
-            this.provider.getTransactions({ ids: group.map((s) => s.providerTransactionId) }),
+            lane.provider.getTransactions({ ids: group.map((s) => s.providerTransactionId) }),
           );
           report.calls += 1;
           if (reports === null) {
             // The provider failed: the rest of the batch waits an interval, leaving the upstream
             // budget to partner traffic.
-            await this.swaps.reschedule(owner, [...pending], this.options.pollIntervalMs);
+            await this.swaps.reschedule(owner, [...pending], lane.intervalMs);
             pending.clear();
             return;
           }
@@ -200,7 +236,12 @@ export class SwapPollingService {
           await Promise.all(
             group.map(async (swap) => {
               this.metrics.lag.observe(swap.lagMs / 1000);
-              const outcome = await this.apply(owner, swap, byId.get(swap.providerTransactionId));
+              const outcome = await this.apply(
+                lane,
+                owner,
+                swap,
+                byId.get(swap.providerTransactionId),
+              );
               if (outcome === 'unchanged') {
                 unchanged.push(swap.id);
               }
@@ -210,7 +251,7 @@ export class SwapPollingService {
               pending.delete(swap.id);
             }),
           );
-          await this.swaps.markSeen(unchanged, this.options.pollIntervalMs);
+          await this.swaps.markSeen(unchanged, lane.intervalMs);
           await this.swaps.reschedule(owner, unchanged, 0);
           this.metrics.polled.inc(unchanged.length);
           // The lease covers what is left, however long the budget makes the batch take.
@@ -249,6 +290,7 @@ export class SwapPollingService {
    * `dropped`: the report could not be applied.
    */
   private async apply(
+    lane: PollLane,
     owner: string | null,
     swap: RefreshedSwap,
     tx: ProviderTransaction | undefined,
@@ -260,59 +302,33 @@ export class SwapPollingService {
         'provider did not report the transaction',
       );
       if (owner !== null) {
-        await this.swaps.reschedule(owner, [swap.id], this.options.pollIntervalMs);
+        await this.swaps.reschedule(owner, [swap.id], lane.intervalMs);
       }
       return 'dropped';
     }
-    const plan = planSettlement(swap, tx);
-    if (plan.kind === 'violation') {
-      this.metrics.violations.inc({ from: plan.from, to: plan.to });
-      this.logger.warn(
-        { swapId: swap.id, orgId: swap.organizationId, from: plan.from, to: plan.to },
-        'provider reported a transition the graph forbids; ignored',
-      );
+    const outcome = await this.refresher.apply(owner, swap, tx);
+    switch (outcome.kind) {
+      case 'violation':
+        this.metrics.violations.inc({ from: outcome.from, to: outcome.to });
+        return 'unchanged';
+      case 'unchanged':
+        return 'unchanged';
+      case 'superseded':
+        if (owner !== null) {
+          this.metrics.leaseLost.inc();
+          this.logger.warn(
+            { swapId: swap.id, owner },
+            'lease lost before write-back; result dropped',
+          );
+        }
+        return 'dropped';
+      case 'written':
+        this.metrics.polled.inc();
+        if (outcome.to !== outcome.from) {
+          this.metrics.transitions.inc({ status: outcome.to });
+        }
+        return 'written';
     }
-    if (plan.kind === 'violation' || !changesSwap(swap, plan)) {
-      return 'unchanged';
-    }
-    const changed = plan.to !== plan.from;
-    const update: PolledUpdate = {
-      status: plan.to,
-      fields: plan.fields,
-      transition: changed ? { from: plan.from, to: plan.to, providerStatus: tx.status } : null,
-    };
-    const earnings =
-      changed && plan.to === 'finished'
-        ? pendingEarnings(swap, plan.fields.amountActualFrom)
-        : null;
-    const written = await this.dataSource.transaction(async (manager) => {
-      if (!(await this.swaps.applyPolledUpdate(manager, owner, swap, update))) {
-        return false;
-      }
-      if (earnings) {
-        await this.earnings.addPendingWithin(manager, earnings);
-      }
-      return true;
-    });
-    if (!written) {
-      if (owner !== null) {
-        this.metrics.leaseLost.inc();
-        this.logger.warn(
-          { swapId: swap.id, owner },
-          'lease lost before write-back; result dropped',
-        );
-      }
-      return 'dropped';
-    }
-    this.metrics.polled.inc();
-    if (changed) {
-      this.metrics.transitions.inc({ status: plan.to });
-      this.logger.log(
-        { swapId: swap.id, orgId: swap.organizationId, from: plan.from, to: plan.to },
-        'swap status changed',
-      );
-    }
-    return 'written';
   }
 
   /**
@@ -378,22 +394,4 @@ export class SwapPollingService {
       return null;
     }
   }
-}
-
-/**
- * The earnings a swap that just finished owes its organization; none at a zero fee. A finished
- * swap has received its deposit: the requested amount stands in only if the provider never
- * reported the actual one.
- */
-function pendingEarnings(swap: RefreshedSwap, reported: string | null): PendingEarnings | null {
-  if (new Decimal(swap.feePercent).isZero()) {
-    return null;
-  }
-  return {
-    swapId: swap.id,
-    organizationId: swap.organizationId,
-    feePercent: swap.feePercent,
-    amountActualFrom: reported ?? swap.amountFrom,
-    from: swap.from,
-  };
 }

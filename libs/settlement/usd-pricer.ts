@@ -1,6 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '#app/errors';
-import { LIQUIDITY_PROVIDER, ProviderError, type LiquidityProvider } from '#app/provider';
+import {
+  LIQUIDITY_PROVIDERS,
+  LiquidityProviders,
+  ProviderError,
+  type LiquidityProvider,
+} from '#app/provider';
 import { KEY_VALUE_STORE, TieredCache, type KeyValueStore } from '#app/redis';
 
 /** The USDT tickers: a dollar each, no upstream call needed. */
@@ -18,12 +23,15 @@ const PRICE_TTL_MS = 60_000;
 @Injectable()
 export class UsdPricer {
   private readonly prices: TieredCache;
+  /** Only live swaps earn, so only live prices are ever needed. */
+  private readonly provider: LiquidityProvider;
 
   constructor(
-    @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
+    @Inject(LIQUIDITY_PROVIDERS) providers: LiquidityProviders,
     @Inject(KEY_VALUE_STORE) store: KeyValueStore,
   ) {
-    this.prices = new TieredCache(store, { namespace: `usd-price:${provider.id}` });
+    this.provider = providers.live;
+    this.prices = new TieredCache(store, { namespace: `usd-price:${this.provider.id}` });
   }
 
   /** `amount` sizes the quote when one is needed; outside the pair's bounds the bound is quoted. */

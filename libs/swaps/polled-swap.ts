@@ -16,6 +16,8 @@ export interface SettlementFields {
 export interface PolledSwap extends SettlementFields {
   id: string;
   organizationId: string;
+  /** A test swap settles like a live one but never earns. */
+  livemode: boolean;
   providerTransactionId: string;
   status: SwapStatus;
   from: string;

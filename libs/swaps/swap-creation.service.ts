@@ -4,7 +4,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Decimal } from 'decimal.js';
 import { DataSource } from 'typeorm';
-import { applyFee, netOfNetworkFee } from '#app/domain';
+import { applyFee, netOfNetworkFee, type OwnerScope } from '#app/domain';
 import {
   assertWithinBounds,
   CatalogueService,
@@ -102,7 +102,7 @@ export class SwapCreationService {
     const reservation = await this.reserve(partner.credentialId, key, bodyFingerprint(input));
     if (reservation.outcome === 'replay') {
       return {
-        swap: await this.stored(reservation.swapId, partner.organizationId),
+        swap: await this.stored(reservation.swapId, partner),
         replayed: true,
       };
     }
@@ -168,7 +168,7 @@ export class SwapCreationService {
     unresolved: UpstreamAttempt | null,
   ): Promise<SwapEntity> {
     if (unresolved) {
-      const found = await this.reconcile(unresolved);
+      const found = await this.reconcile(unresolved, partner.livemode);
       if (found) {
         this.logger.warn(
           { orgId: partner.organizationId, providerId: found.id },
@@ -183,7 +183,7 @@ export class SwapCreationService {
     const swapId = newSwapId();
     if (
       pricing.fixedRate &&
-      !(await this.fixedRates.consume(pricing.fixedRate.id, partner.organizationId, swapId))
+      !(await this.fixedRates.consume(pricing.fixedRate.id, partner, swapId))
     ) {
       throw rateExpired();
     }
@@ -245,7 +245,7 @@ export class SwapCreationService {
   ): Promise<Pricing> {
     const pair = await this.catalogue.pair(attempt.from, attempt.to);
     const fixedRate = attempt.fixedRateId
-      ? await this.fixedRates.findForOrganization(attempt.fixedRateId, partner.organizationId)
+      ? await this.fixedRates.findForOwner(attempt.fixedRateId, partner)
       : null;
     return { pair, amountFrom: attempt.amountFrom, fixedRate };
   }
@@ -267,10 +267,7 @@ export class SwapCreationService {
       );
       return { pair, amountFrom, fixedRate: null };
     }
-    const rate = await this.fixedRates.findForOrganization(
-      input.rateId ?? '',
-      partner.organizationId,
-    );
+    const rate = await this.fixedRates.findForOwner(input.rateId ?? '', partner);
     if (!rate || rate.usedAt !== null || rate.expiresAt.getTime() <= Date.now()) {
       throw rateExpired();
     }
@@ -295,7 +292,10 @@ export class SwapCreationService {
    * provider that does not report markers, the same pair and amount) that no swap holds yet.
    * Null only when the provider answered every page: then nothing was created.
    */
-  private async reconcile(attempt: UpstreamAttempt): Promise<ProviderTransaction | null> {
+  private async reconcile(
+    attempt: UpstreamAttempt,
+    livemode: boolean,
+  ): Promise<ProviderTransaction | null> {
     const since = new Date(Date.parse(attempt.startedAt) - RECONCILE_CLOCK_SKEW_MS).toISOString();
     for (let offset = 0; ; offset += RECONCILE_PAGE) {
       const page = await this.provider.getTransactions({
@@ -305,7 +305,7 @@ export class SwapCreationService {
         offset,
       });
       for (const tx of page) {
-        if (madeBy(attempt, tx) && !(await this.swaps.existsWithProviderTransactionId(tx.id))) {
+        if (madeBy(attempt, tx) && !(await this.swaps.isHeld(tx.id, livemode))) {
           return tx;
         }
       }
@@ -338,6 +338,7 @@ export class SwapCreationService {
     const swap = buildSwap({
       id: swapId,
       organizationId: partner.organizationId,
+      livemode: partner.livemode,
       credentialId: partner.credentialId,
       idempotencyKey: key,
       providerTransactionId: tx.id,
@@ -368,8 +369,8 @@ export class SwapCreationService {
     return swap;
   }
 
-  private async stored(swapId: string, organizationId: string): Promise<SwapView> {
-    const swap = await this.swaps.findByIdForOrg(swapId, organizationId);
+  private async stored(swapId: string, owner: OwnerScope): Promise<SwapView> {
+    const swap = await this.swaps.findByIdForOrg(swapId, owner);
     if (!swap) {
       throw new AppError(ErrorCode.NotFound, 'Swap not found.');
     }

@@ -1,23 +1,24 @@
 import { Injectable } from '@nestjs/common';
+import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { isSwapId } from './swap-id.js';
 import { toSwapView, type SwapView } from './swap.view.js';
 import { SwapsRepository, type SwapListQuery } from './swaps.repository.js';
 
-/** Reads of stored swaps, always scoped to the caller's organization. */
+/** Reads of stored swaps, always scoped to the caller's organization and mode. */
 @Injectable()
 export class SwapQueryService {
   constructor(private readonly swaps: SwapsRepository) {}
 
-  async get(id: string, organizationId: string): Promise<SwapView> {
-    const swap = isSwapId(id) ? await this.swaps.findByIdForOrg(id, organizationId) : null;
+  async get(id: string, owner: OwnerScope): Promise<SwapView> {
+    const swap = isSwapId(id) ? await this.swaps.findByIdForOrg(id, owner) : null;
     if (!swap) {
       throw new AppError(ErrorCode.NotFound, 'Swap not found.');
     }
     return toSwapView(swap);
   }
 
-  async list(organizationId: string, query: SwapListQuery): Promise<SwapView[]> {
-    return (await this.swaps.listForOrg(organizationId, query)).map(toSwapView);
+  async list(owner: OwnerScope, query: SwapListQuery): Promise<SwapView[]> {
+    return (await this.swaps.listForOrg(owner, query)).map(toSwapView);
   }
 }

@@ -23,6 +23,7 @@ export type NewSwap = Pick<
  */
 export function buildSwap(swap: NewSwap): SwapEntity {
   return Object.assign(new SwapEntity(), {
+    livemode: true,
     credentialId: null,
     idempotencyKey: null,
     providerTransactionId: null,

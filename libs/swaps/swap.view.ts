@@ -7,6 +7,8 @@ export interface SwapView {
   providerSwapId: string;
   status: SwapStatus;
   mode: SwapMode;
+  /** False for a test-mode swap (sandbox provider, never earning). */
+  livemode: boolean;
   from: string;
   to: string;
   amountFrom: string;
@@ -40,6 +42,7 @@ export function toSwapView(swap: SwapEntity): SwapView {
     providerSwapId: swap.id,
     status: swap.status,
     mode: swap.mode,
+    livemode: swap.livemode,
     from: swap.from,
     to: swap.to,
     amountFrom: swap.amountFrom,

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { type SwapStatus, TERMINAL_STATUSES } from '#app/domain';
+import { type OwnerScope, type SwapStatus, TERMINAL_STATUSES } from '#app/domain';
 import { EntityColumns, SwapEntity } from '#app/persistence';
 import type { PolledSwap, PolledUpdate, RefreshedSwap } from './polled-swap.js';
 
@@ -13,7 +13,7 @@ export interface SwapListQuery {
 
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(',');
 /** What a refresh reads of a swap (`s`) and its organization (`o`). */
-const CLAIM_COLUMNS = `s.id, s.organization_id, s.provider_transaction_id, s.status, s.from_ticker,
+const CLAIM_COLUMNS = `s.id, s.organization_id, s.livemode, s.provider_transaction_id, s.status, s.from_ticker,
   s.amount_from, s.payin_hash, s.payout_hash, s.amount_actual_from, s.amount_actual_to,
   s.actual_network_fee, s.money_received_at, s.money_sent_at, s.amount_anomaly_pct,
   o.fee_percent`;
@@ -21,6 +21,7 @@ const CLAIM_COLUMNS = `s.id, s.organization_id, s.provider_transaction_id, s.sta
 interface ClaimRow {
   id: string;
   organization_id: string;
+  livemode: boolean;
   provider_transaction_id: string;
   status: SwapStatus;
   from_ticker: string;
@@ -78,60 +79,82 @@ export class SwapsRepository {
     return inserted.length;
   }
 
-  /** Only the organization's own swap; another org's id reads as unknown. */
-  async findByIdForOrg(id: string, organizationId: string): Promise<SwapEntity | null> {
+  /** Only the owner's own swap; another org's or mode's id reads as unknown. */
+  async findByIdForOrg(id: string, owner: OwnerScope): Promise<SwapEntity | null> {
     const rows = await this.dataSource.query<Record<string, unknown>[]>(
-      `SELECT ${this.columns.list} FROM swaps WHERE id = $1 AND organization_id = $2`,
-      [id, organizationId],
+      `SELECT ${this.columns.list} FROM swaps
+        WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
+      [id, owner.organizationId, owner.livemode],
     );
     return rows.length > 0 ? this.columns.toEntity(rows[0]) : null;
   }
 
-  async existsWithProviderTransactionId(providerTransactionId: string): Promise<boolean> {
+  /** Whether a swap of this mode holds the provider transaction already. */
+  async isHeld(providerTransactionId: string, livemode: boolean): Promise<boolean> {
     const rows = await this.dataSource.query<unknown[]>(
-      `SELECT 1 FROM swaps WHERE provider_transaction_id = $1 LIMIT 1`,
-      [providerTransactionId],
+      `SELECT 1 FROM swaps WHERE provider_transaction_id = $1 AND livemode = $2 LIMIT 1`,
+      [providerTransactionId, livemode],
     );
     return rows.length > 0;
   }
 
-  async listForOrg(organizationId: string, query: SwapListQuery): Promise<SwapEntity[]> {
+  async listForOrg(owner: OwnerScope, query: SwapListQuery): Promise<SwapEntity[]> {
     const byReference = query.partnerReferenceId !== undefined;
     const rows = await this.dataSource.query<Record<string, unknown>[]>(
       `SELECT ${this.columns.list} FROM swaps
-        WHERE organization_id = $1 ${byReference ? 'AND partner_reference_id = $4' : ''}
+        WHERE organization_id = $1 AND livemode = $4
+          ${byReference ? 'AND partner_reference_id = $5' : ''}
         ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
       [
-        organizationId,
+        owner.organizationId,
         query.limit,
         query.offset,
+        owner.livemode,
         ...(byReference ? [query.partnerReferenceId] : []),
       ],
     );
     return rows.map((row) => this.columns.toEntity(row));
   }
 
-  /** Creation time of the oldest swap still to refresh; null when none is. */
-  async oldestActiveCreatedAt(): Promise<Date | null> {
+  /** Creation time of the mode's oldest swap still to refresh; null when none is. */
+  async oldestActiveCreatedAt(livemode: boolean): Promise<Date | null> {
     const [row] = await this.dataSource.query<{ oldest: Date | null }[]>(
       `SELECT min(created_at) AS oldest FROM swaps
-        WHERE status NOT IN (${TERMINAL_SQL}) AND provider_transaction_id IS NOT NULL`,
+        WHERE livemode = $1 AND status NOT IN (${TERMINAL_SQL})
+          AND provider_transaction_id IS NOT NULL`,
+      [livemode],
     );
     return row?.oldest ?? null;
   }
 
-  /** The still active swaps behind these provider transactions, with their org's fee. */
-  async findActiveByProviderIds(providerIds: string[]): Promise<RefreshedSwap[]> {
+  /** The mode's still active swaps behind these provider transactions, with their org's fee. */
+  async findActiveByProviderIds(
+    providerIds: string[],
+    livemode: boolean,
+  ): Promise<RefreshedSwap[]> {
     if (providerIds.length === 0) {
       return [];
     }
     const rows = await this.dataSource.query<ClaimRow[]>(
       `SELECT ${CLAIM_COLUMNS}, 0 AS lag_ms
          FROM swaps s JOIN organizations o ON o.id = s.organization_id
-        WHERE s.provider_transaction_id = ANY($1) AND s.status NOT IN (${TERMINAL_SQL})`,
-      [providerIds],
+        WHERE s.provider_transaction_id = ANY($1) AND s.livemode = $2
+          AND s.status NOT IN (${TERMINAL_SQL})`,
+      [providerIds, livemode],
     );
     return rows.map(toRefreshedSwap);
+  }
+
+  /** The owner's swap as a refresh reads it, if it is still active. */
+  async findActiveForOwner(id: string, owner: OwnerScope): Promise<RefreshedSwap | null> {
+    const rows = await this.dataSource.query<ClaimRow[]>(
+      `SELECT ${CLAIM_COLUMNS}, 0 AS lag_ms
+         FROM swaps s JOIN organizations o ON o.id = s.organization_id
+        WHERE s.id = $1 AND s.organization_id = $2 AND s.livemode = $3
+          AND s.provider_transaction_id IS NOT NULL AND s.status NOT IN (${TERMINAL_SQL})`,
+      [id, owner.organizationId, owner.livemode],
+    );
+    return rows.length > 0 ? toRefreshedSwap(rows[0]) : null;
   }
 
   /**
@@ -156,13 +179,14 @@ export class SwapsRepository {
   }
 
   /**
-   * Leases up to `limit` swaps the current cycle has not confirmed yet (not seen since
+   * Leases up to `limit` swaps of one mode the current cycle has not confirmed yet (not seen since
    * `cycleStartedAt`, created before it), oldest confirmation first. Rows another poller is
    * claiming right now are skipped, so two pollers never claim the same swap; an expired lease
    * (a dead poller) is claimed again.
    */
   async claimUnseen(
     owner: string,
+    livemode: boolean,
     limit: number,
     leaseMs: number,
     cycleStartedAt: Date,
@@ -170,7 +194,7 @@ export class SwapsRepository {
     const rows = await this.dataSource.query<[ClaimRow[], number] | ClaimRow[]>(
       `WITH due AS (
          SELECT id FROM swaps
-          WHERE status NOT IN (${TERMINAL_SQL})
+          WHERE livemode = $5 AND status NOT IN (${TERMINAL_SQL})
             AND provider_transaction_id IS NOT NULL
             AND created_at < $4
             AND (last_seen_at IS NULL OR last_seen_at < $4)
@@ -187,7 +211,7 @@ export class SwapsRepository {
        RETURNING ${CLAIM_COLUMNS},
          GREATEST(0, EXTRACT(EPOCH FROM now() - coalesce(s.last_seen_at, s.created_at)) * 1000)
            AS lag_ms`,
-      [owner, limit, leaseMs, cycleStartedAt],
+      [owner, limit, leaseMs, cycleStartedAt, livemode],
     );
     return rowsOf(rows).map(toRefreshedSwap);
   }
@@ -294,6 +318,7 @@ function toRefreshedSwap(row: ClaimRow): RefreshedSwap {
   return {
     id: row.id,
     organizationId: row.organization_id,
+    livemode: row.livemode,
     providerTransactionId: row.provider_transaction_id,
     status: row.status,
     from: row.from_ticker,

@@ -1,6 +1,6 @@
 import request from 'supertest';
 import type { INestApplicationContext } from '@nestjs/common';
-import { type OrganizationStatus } from '#app/domain';
+import { type CredentialMode, type OrganizationStatus } from '#app/domain';
 import { OrganizationsService } from '#app/partners';
 
 export interface TestPartner {
@@ -16,6 +16,8 @@ export interface PartnerOptions {
   feePercent?: string;
   providerActivated?: boolean;
   name?: string;
+  /** The mode of the credential issued with it (live unless asked). */
+  mode?: CredentialMode;
 }
 
 let sequence = 0;
@@ -48,18 +50,22 @@ export async function createPartner(
   );
   return toTestPartner(
     organization.id,
-    await organizations.issueCredential(organization.id, 'test'),
+    await organizations.issueCredential(organization.id, 'test', options.mode),
   );
 }
 
-/** Another credential of `partner`'s organization: same swaps, a rate-limit budget of its own. */
+/**
+ * Another credential of `partner`'s organization: a rate-limit budget of its own, and the same
+ * swaps when it is of the same mode.
+ */
 export async function issueCredential(
   app: INestApplicationContext,
   partner: TestPartner,
+  mode: CredentialMode = 'live',
 ): Promise<TestPartner> {
   const issued = await app
     .get(OrganizationsService)
-    .issueCredential(partner.organizationId, 'test');
+    .issueCredential(partner.organizationId, 'test', mode);
   return toTestPartner(partner.organizationId, issued);
 }
 

@@ -88,6 +88,7 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
     sandbox = await startTestSandbox();
     api = await startTestApi({
       PROVIDER_URL: sandbox.url,
+      TEST_PROVIDER_URL: sandbox.url,
       TRUST_PROXY_HOPS: '1',
       REDIS_KEY_PREFIX: `${testRedisPrefix()}ofuzz-${randomBytes(3).toString('hex')}:`,
     });
@@ -97,19 +98,23 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
     owner = await createPartner(api.app);
     // The operator's requests act on an organization of their own, not on the calling partner.
     const target = await createPartner(api.app);
-    const swap = await request(api.url)
-      .post('/v1/swaps')
-      .set('Authorization', owner.authorization)
-      .set('Idempotency-Key', randomUUID())
-      .send({
-        from: 'btc',
-        to: 'eth',
-        amountFrom: '0.5',
-        address: generateAddress('ethereum', (n) => randomBytes(n)),
-      })
-      .expect(201);
+    const createSwap = async (who: TestPartner): Promise<string> => {
+      const swap = await request(api.url)
+        .post('/v1/swaps')
+        .set('Authorization', who.authorization)
+        .set('Idempotency-Key', randomUUID())
+        .send({
+          from: 'btc',
+          to: 'eth',
+          amountFrom: '0.5',
+          address: generateAddress('ethereum', (n) => randomBytes(n)),
+        })
+        .expect(201);
+      return (swap.body as { swap: { id: string } }).swap.id;
+    };
     fixtures = {
-      swapId: (swap.body as { swap: { id: string } }).swap.id,
+      swapId: await createSwap(owner),
+      testSwapId: await createSwap(await issueCredential(api.app, owner, 'test')),
       organizationId: target.organizationId,
       publicKey: target.publicKey,
     };
@@ -196,9 +201,11 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
   }
 
   it('never answers 500, always answers errors in the envelope, refuses what it cannot store', async () => {
-    const credentials = async function* (): AsyncGenerator<string> {
+    const credentials = async function* (operation: Operation): AsyncGenerator<string> {
+      // The test helpers answer test credentials only.
+      const mode = operation.template.startsWith('/v1/test_helpers/') ? 'test' : 'live';
       for (;;) {
-        const credential = await issueCredential(api.app, owner);
+        const credential = await issueCredential(api.app, owner, mode);
         for (let i = 0; i < REQUESTS_PER_CREDENTIAL; i += 1) {
           yield credential.authorization;
         }
@@ -208,7 +215,7 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
     let sent = 0;
     for (const operation of operationsOf(document)) {
       // A fresh credential per route, renewed before it nears the per-credential limit.
-      const partnerAuth = credentials();
+      const partnerAuth = credentials(operation);
       const authFor = async (): Promise<string | null> =>
         operation.caller === 'partner'
           ? ((await partnerAuth.next()).value as string)

@@ -60,6 +60,8 @@ export interface PlannedRequest {
 /** Ids of real rows, so a baseline request reaches the code behind its validation. */
 export interface Fixtures {
   swapId: string;
+  /** A test-mode swap of the same organization, for the test helpers. */
+  testSwapId: string;
   organizationId: string;
   publicKey: string;
 }
@@ -297,7 +299,11 @@ export function planRequests(
   fixtures: Fixtures,
 ): (() => PlannedRequest)[] {
   const pathValues: Record<string, string> = {
-    id: operation.template.startsWith('/v1/swaps') ? fixtures.swapId : fixtures.organizationId,
+    id: operation.template.startsWith('/v1/swaps')
+      ? fixtures.swapId
+      : operation.template.startsWith('/v1/test_helpers/')
+        ? fixtures.testSwapId
+        : fixtures.organizationId,
     publicKey: fixtures.publicKey,
   };
   const queryParams = operation.parameters.filter((p) => p.in === 'query');

@@ -1,4 +1,4 @@
-import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
 import {
   OrganizationsService,
@@ -15,10 +15,12 @@ import {
   IssuedCredentialResponse,
   RevealedCredentialResponse,
 } from './dto/credential.response.js';
+import { CreateCredentialDto } from './dto/create-credential.dto.js';
 
 /**
- * Issue, list, reveal and revoke partner credentials. Issue, reveal and revoke are bodyless POSTs;
- * the answers that carry a secret are `no-store` like every other (`configureHttpApp`).
+ * Issue, list, reveal and revoke partner credentials. Issue takes an optional body
+ * (`{"mode":"test"}` for a test credential); reveal and revoke are bodyless POSTs. The answers
+ * that carry a secret are `no-store` like every other (`configureHttpApp`).
  */
 @ApiTags('admin')
 @AdminApi()
@@ -28,8 +30,11 @@ export class AdminCredentialsController {
 
   @Post('organizations/:id/credentials')
   @ApiCreatedResponse({ type: IssuedCredentialResponse })
-  async issue(@Param('id', OrganizationIdPipe) id: string): Promise<IssuedCredentialResponse> {
-    const issued = await this.organizations.issueCredential(id, ADMIN_ACTOR);
+  async issue(
+    @Param('id', OrganizationIdPipe) id: string,
+    @Body() body: CreateCredentialDto,
+  ): Promise<IssuedCredentialResponse> {
+    const issued = await this.organizations.issueCredential(id, ADMIN_ACTOR, body.mode);
     return { credential: toIssuedCredentialView(issued) };
   }
 

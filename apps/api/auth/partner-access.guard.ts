@@ -19,7 +19,9 @@ const ORG_STATE_ERRORS = {
 
 /**
  * Authorization of an authenticated partner: an active organization (403), and where the route
- * asks for it, an activated provider account (503).
+ * asks for it, an activated provider account (503). A test credential works while the
+ * organization is still under review and needs no provider account: partners build their
+ * integration before approval (issue 16).
  */
 @Injectable()
 export class PartnerAccessGuard implements CanActivate {
@@ -30,10 +32,12 @@ export class PartnerAccessGuard implements CanActivate {
     if (!partner) {
       throw new Error('PartnerAccessGuard needs PartnerAuthGuard before it');
     }
-    if (partner.organizationStatus !== 'active') {
-      throw ORG_STATE_ERRORS[partner.organizationStatus]();
+    const status = partner.organizationStatus;
+    if (status !== 'active' && !(status === 'pending_review' && !partner.livemode)) {
+      throw ORG_STATE_ERRORS[status]();
     }
     if (
+      partner.livemode &&
       this.reflector.get<boolean>(REQUIRES_PROVIDER, context.getHandler()) &&
       !partner.providerActivated
     ) {

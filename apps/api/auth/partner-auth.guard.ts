@@ -21,6 +21,7 @@ export class PartnerAuthGuard implements CanActivate {
     const store = requestContext.getStore();
     if (store) {
       store.orgId = req.partner.organizationId;
+      store.livemode = req.partner.livemode;
     }
     return true;
   }

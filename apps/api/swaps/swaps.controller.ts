@@ -43,7 +43,7 @@ export class SwapsController {
     @CurrentPartner() partner: AuthenticatedPartner,
     @Query() query: ListSwapsDto,
   ): Promise<SwapListResponse> {
-    const swaps = await this.queries.list(partner.organizationId, {
+    const swaps = await this.queries.list(partner, {
       limit: query.limit ?? 50,
       offset: query.offset ?? 0,
       partnerReferenceId: query.partnerReferenceId,
@@ -57,6 +57,6 @@ export class SwapsController {
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
   ): Promise<SwapResponse> {
-    return { swap: await this.queries.get(id, partner.organizationId) };
+    return { swap: await this.queries.get(id, partner) };
   }
 }

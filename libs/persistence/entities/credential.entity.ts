@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import type { CredentialMode } from '#app/domain';
 
 /** A partner API credential. The secret is kept encrypted (to reveal) and as a keyed digest (to verify). */
 @Entity({ name: 'credentials' })
@@ -19,6 +20,9 @@ export class CredentialEntity {
   /** HMAC-SHA256 of the secret under a key derived from CREDENTIAL_ENCRYPTION_KEY, hex. */
   @Column({ name: 'secret_digest', type: 'varchar', length: 64 })
   secretDigest: string;
+
+  @Column({ type: 'varchar', length: 8, default: 'live' })
+  mode: CredentialMode;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;

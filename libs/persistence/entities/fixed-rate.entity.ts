@@ -12,6 +12,10 @@ export class FixedRateEntity {
   @Column({ name: 'organization_id', type: 'uuid' })
   organizationId: string;
 
+  /** A rate quoted to a test credential redeems only in test mode, and a live one only live. */
+  @Column({ type: 'boolean', default: true })
+  livemode: boolean;
+
   @Column({ name: 'from_ticker', type: 'varchar', length: 32 })
   from: string;
 

@@ -23,6 +23,10 @@ export class SwapEntity {
   @Column({ type: 'varchar', length: 16 })
   status: SwapStatus;
 
+  /** False for a test-mode swap: made against the sandbox, never earning (issue 16). */
+  @Column({ type: 'boolean', default: true })
+  livemode: boolean;
+
   @Column({ type: 'varchar', length: 8 })
   mode: SwapMode;
 

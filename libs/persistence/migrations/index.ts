@@ -1,10 +1,12 @@
 import { InitialSchema1763700000000 } from './1763700000000-initial-schema.js';
 import { UpstreamSlots1763900000000 } from './1763900000000-upstream-slots.js';
 import { PollCycles1764000000000 } from './1764000000000-poll-cycles.js';
+import { TestMode1764100000000 } from './1764100000000-test-mode.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
 export const MIGRATIONS = [
   InitialSchema1763700000000,
   UpstreamSlots1763900000000,
   PollCycles1764000000000,
+  TestMode1764100000000,
 ];

@@ -1,4 +1,10 @@
 import { ApiProperty } from '@nestjs/swagger';
+import { CREDENTIAL_MODES, type CredentialMode } from '#app/domain';
+
+const MODE = {
+  enum: CREDENTIAL_MODES,
+  description: '`live` moves real funds; `test` works against the sandbox provider only.',
+};
 
 export class IssuedCredentialView {
   @ApiProperty({ example: 'pk_live_0123456789abcdef0123456789abcdef' })
@@ -6,6 +12,9 @@ export class IssuedCredentialView {
 
   @ApiProperty({ description: 'Shown here and by reveal only.' })
   secret: string;
+
+  @ApiProperty(MODE)
+  mode: CredentialMode;
 
   @ApiProperty({ format: 'date-time' })
   createdAt: string;
@@ -19,6 +28,9 @@ export class IssuedCredentialResponse {
 export class CredentialView {
   @ApiProperty()
   publicKey: string;
+
+  @ApiProperty(MODE)
+  mode: CredentialMode;
 
   @ApiProperty({ format: 'date-time' })
   createdAt: string;

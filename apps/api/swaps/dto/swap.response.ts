@@ -11,6 +11,8 @@ export class SwapResource implements SwapView {
   @ApiProperty() providerSwapId: string;
   @ApiProperty({ enum: SWAP_STATUSES }) status: SwapStatus;
   @ApiProperty({ enum: SWAP_MODES }) mode: SwapMode;
+  @ApiProperty({ description: 'False for a test-mode swap, made with a `pk_test_` credential.' })
+  livemode: boolean;
   @ApiProperty() from: string;
   @ApiProperty() to: string;
   @ApiProperty() amountFrom: string;
