@@ -48,7 +48,7 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
     }
     this.logger.log(
       { owner: this.owner, lanes: this.polling.lanes.map((l) => l.name) },
-      'poller started',
+      'poll lanes armed',
     );
   }
 
