@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { jest } from '@jest/globals';
 import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { CatalogueService, type ResolvedPair } from '#app/catalogue';
@@ -23,6 +24,7 @@ import {
   type Reservation,
   type UpstreamAttempt,
 } from './idempotency.repository.js';
+import { bodyFingerprint } from './idempotency-key.js';
 import { SWAP_CREATION_OPTIONS, SwapCreationService } from './swap-creation.service.js';
 import { SwapsRepository } from './swaps.repository.js';
 
@@ -42,6 +44,8 @@ interface KeyRow {
 /** `idempotency_keys` in memory, with the repository's rules for claims and attempts. */
 class FakeIdempotency {
   readonly rows: KeyRow[] = [];
+  /** Called each time a request finds its key held by another one still running. */
+  onBusy: () => void = () => undefined;
 
   row(key: string): KeyRow | undefined {
     return this.rows.find((r) => r.key === key);
@@ -70,6 +74,7 @@ class FakeIdempotency {
       return Promise.resolve({ outcome: 'replay', swapId: row.swapId });
     }
     if (row.locked) {
+      this.onBusy();
       return Promise.resolve({ outcome: 'busy' });
     }
     row.locked = true;
@@ -120,8 +125,15 @@ class FakeIdempotency {
 /** `swaps` in memory. */
 class FakeSwaps {
   readonly stored: SwapEntity[] = [];
+  /** The next insert fails with this, as when Postgres goes away after the provider answered. */
+  insertFailure: Error | null = null;
 
   insert(_manager: unknown, swap: SwapEntity): Promise<void> {
+    const failure = this.insertFailure;
+    this.insertFailure = null;
+    if (failure) {
+      return Promise.reject(failure);
+    }
     this.stored.push(swap);
     return Promise.resolve();
   }
@@ -343,6 +355,10 @@ describe(SwapCreationService.name, () => {
     sut = moduleRef.get(SwapCreationService);
   });
 
+  afterEach(() => {
+    jest.restoreAllMocks();
+  });
+
   it('creates one upstream transaction and stores it as a waiting swap', async () => {
     const key = randomUUID();
 
@@ -461,6 +477,24 @@ describe(SwapCreationService.name, () => {
       expect(swaps.stored.map((s) => s.providerTransactionId)).toEqual(['tx-1']);
       expect(settled.replayed).toBe(false);
     });
+
+    it('keeps the attempt when the swap could not be stored, and the retry stores it', async () => {
+      const key = randomUUID();
+      swaps.insertFailure = new Error('Connection terminated');
+
+      const error = await failure(sut.create(PARTNER, key, BODY));
+
+      expect(error).toMatchObject({ code: ErrorCode.UpstreamUnavailable, status: 503 });
+      expect(idempotency.row(key)).toMatchObject({ state: 'pending', locked: false });
+      expect(idempotency.row(key)?.attempt).not.toBeNull();
+
+      const retried = await sut.create(PARTNER, key, BODY);
+
+      expect(provider.creates).toHaveLength(1);
+      expect(swaps.stored.map((s) => [s.id, s.providerTransactionId])).toEqual([
+        [retried.swap.id, 'tx-1'],
+      ]);
+    });
   });
 
   describe('validation', () => {
@@ -562,6 +596,41 @@ describe(SwapCreationService.name, () => {
       });
       expect(provider.creates).toHaveLength(1);
       expect(swaps.stored).toHaveLength(1);
+    });
+
+    it('answers 409 idempotency_key_in_use when the first request still runs after 10 s', async () => {
+      const key = randomUUID();
+      await idempotency.reserve(PARTNER.credentialId, key, bodyFingerprint(BODY));
+      let now = Date.now();
+      jest.spyOn(Date, 'now').mockImplementation(() => now);
+      idempotency.onBusy = () => {
+        now += 4_000;
+      };
+
+      const error = await failure(sut.create(PARTNER, key, BODY));
+
+      expect(error).toMatchObject({
+        code: ErrorCode.IdempotencyKeyInUse,
+        status: 409,
+        param: 'Idempotency-Key',
+      });
+      expect(provider.creates).toHaveLength(0);
+      expect(idempotency.row(key)).toMatchObject({ state: 'pending', locked: true });
+    });
+
+    it('replays the first request once it finishes while a duplicate waits', async () => {
+      const key = randomUUID();
+      const first = await sut.create(PARTNER, randomUUID(), BODY);
+      await idempotency.reserve(PARTNER.credentialId, key, bodyFingerprint(BODY));
+      const row = idempotency.row(key);
+      idempotency.onBusy = () => {
+        Object.assign(row ?? {}, { state: 'completed', swapId: first.swap.id });
+      };
+
+      const duplicate = await sut.create(PARTNER, key, BODY);
+
+      expect(duplicate).toEqual({ swap: first.swap, replayed: true });
+      expect(provider.creates).toHaveLength(1);
     });
 
     it('gives the key back when the provider refused the create, so a retry creates afresh', async () => {
