@@ -5,12 +5,13 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { CatalogueService, type ResolvedPair } from '#app/catalogue';
 import { AppError, ErrorCode } from '#app/errors';
 import type { AuthenticatedPartner } from '#app/partners';
-import type { SwapEntity } from '#app/persistence';
+import type { FixedRateEntity, SwapEntity } from '#app/persistence';
 import {
   LIQUIDITY_PROVIDER,
   ProviderError,
   mapRpcError,
   unavailable,
+  type CreateFixedTransactionRequest,
   type CreateTransactionRequest,
   type LiquidityProvider,
   type ProviderCurrency,
@@ -156,6 +157,44 @@ class FakeSwaps {
   }
 }
 
+/** `fixed_rates` in memory: a rate is spent once, by the first swap that takes it. */
+class FakeFixedRates {
+  readonly rates: FixedRateEntity[] = [];
+
+  quote(): FixedRateEntity {
+    const rate = {
+      id: randomUUID(),
+      providerRateId: `provider-${this.rates.length + 1}`,
+      organizationId: PARTNER.organizationId,
+      livemode: true,
+      from: 'btc',
+      to: 'eth',
+      amountFrom: '0.1',
+      amountTo: '1.51',
+      networkFee: '0.002',
+      rate: '15.1',
+      expiresAt: new Date(Date.now() + 60_000),
+      usedAt: null,
+      swapId: null,
+    } as FixedRateEntity;
+    this.rates.push(rate);
+    return rate;
+  }
+
+  findForOwner(id: string, owner: { organizationId: string }): Promise<FixedRateEntity | null> {
+    const rate = this.rates.find((r) => r.id === id && r.organizationId === owner.organizationId);
+    return Promise.resolve(rate ?? null);
+  }
+
+  consume(id: string, _owner: unknown, swapId: string): Promise<boolean> {
+    const rate = this.rates.find((r) => r.id === id && r.usedAt === null);
+    if (rate) {
+      Object.assign(rate, { usedAt: new Date(), swapId });
+    }
+    return Promise.resolve(rate !== undefined);
+  }
+}
+
 /**
  * A provider that keeps the transactions it created, so an answer lost on the way back still
  * left its transaction behind, as with the real one.
@@ -163,7 +202,7 @@ class FakeSwaps {
 class LedgerProvider implements LiquidityProvider {
   readonly id = 'ledger';
   readonly created: ProviderTransaction[] = [];
-  readonly creates: CreateTransactionRequest[] = [];
+  readonly creates: (CreateTransactionRequest | CreateFixedTransactionRequest)[] = [];
   readonly lookups: TransactionQuery[] = [];
   /** What the next create does after (or instead of) creating. */
   nextCreate: 'answer' | 'lose-answer' | 'time-out-before-creating' | ProviderError = 'answer';
@@ -211,8 +250,8 @@ class LedgerProvider implements LiquidityProvider {
     return Promise.resolve(listing.slice(offset, offset + (query.limit ?? 10)));
   }
 
-  createFixedTransaction(): Promise<ProviderTransaction> {
-    return Promise.reject(new Error('not used'));
+  createFixedTransaction(request: CreateFixedTransactionRequest): Promise<ProviderTransaction> {
+    return this.createTransaction(request);
   }
   getCurrencies(): Promise<ProviderCurrency[]> {
     return Promise.reject(new Error('not used'));
@@ -318,6 +357,7 @@ describe(SwapCreationService.name, () => {
   let idempotency: FakeIdempotency;
   let swaps: FakeSwaps;
   let provider: LedgerProvider;
+  let fixedRates: FakeFixedRates;
   let pairs: string[][];
   let sut: SwapCreationService;
 
@@ -325,6 +365,7 @@ describe(SwapCreationService.name, () => {
     idempotency = new FakeIdempotency();
     swaps = new FakeSwaps();
     provider = new LedgerProvider();
+    fixedRates = new FakeFixedRates();
     pairs = [];
     const moduleRef = await Test.createTestingModule({
       providers: [
@@ -338,10 +379,7 @@ describe(SwapCreationService.name, () => {
             },
           },
         },
-        {
-          provide: FixedRatesRepository,
-          useValue: { findForOwner: () => Promise.resolve(null), consume: () => true },
-        },
+        { provide: FixedRatesRepository, useValue: fixedRates },
         { provide: IdempotencyRepository, useValue: idempotency },
         { provide: SwapsRepository, useValue: swaps },
         { provide: LIQUIDITY_PROVIDER, useValue: provider },
@@ -494,6 +532,52 @@ describe(SwapCreationService.name, () => {
       expect(swaps.stored.map((s) => [s.id, s.providerTransactionId])).toEqual([
         [retried.swap.id, 'tx-1'],
       ]);
+    });
+  });
+
+  describe('a fixed swap', () => {
+    const fixedBody = (rateId: string): CreateSwapInput => ({
+      ...BODY,
+      mode: 'fixed',
+      rateId,
+      refundAddress: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+    });
+
+    it('is created on its quote, which it spends', async () => {
+      const rate = fixedRates.quote();
+
+      const created = await sut.create(PARTNER, randomUUID(), fixedBody(rate.id));
+
+      expect(provider.creates[0]).toMatchObject({ rateId: rate.providerRateId });
+      expect(created.swap).toMatchObject({ mode: 'fixed', amountExpectedTo: '1.508' });
+      expect(rate).toMatchObject({ swapId: created.swap.id, usedAt: expect.any(Date) as Date });
+    });
+
+    it('is found by the retry after a lost answer, on the terms of its quote', async () => {
+      const rate = fixedRates.quote();
+      const key = randomUUID();
+      provider.nextCreate = 'lose-answer';
+      await failure(sut.create(PARTNER, key, fixedBody(rate.id)));
+
+      const retried = await sut.create(PARTNER, key, fixedBody(rate.id));
+
+      expect(provider.creates).toHaveLength(1);
+      expect(retried.swap).toMatchObject({ mode: 'fixed', amountExpectedTo: '1.508' });
+    });
+
+    it('needs a new quote once a lookup proves its spent rate created nothing', async () => {
+      // docs/decisions.md, "Fixed rates are spent when a swap takes them".
+      const rate = fixedRates.quote();
+      const key = randomUUID();
+      provider.nextCreate = 'time-out-before-creating';
+      await failure(sut.create(PARTNER, key, fixedBody(rate.id)));
+
+      const error = await failure(sut.create(PARTNER, key, fixedBody(rate.id)));
+
+      expect(error).toMatchObject({ code: ErrorCode.RateExpired, status: 409, param: 'rateId' });
+      expect(provider.lookups).toHaveLength(1);
+      expect(provider.creates).toHaveLength(1);
+      expect(idempotency.row(key)).toBeUndefined();
     });
   });
 
