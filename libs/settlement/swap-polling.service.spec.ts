@@ -187,10 +187,13 @@ class FakeCycles {
   }
 }
 
-/** The earnings queue: what write-backs added, and who asked for queued entries. */
+/** The earnings queue: what write-backs added (kept), what was booked or given back. */
 class FakeEarnings {
   readonly pending: PendingEarnings[] = [];
+  readonly booked: { owner: string; swapId: string; usdPrice: string }[] = [];
+  readonly released: string[] = [];
   claims = 0;
+  private claimed = 0;
 
   addPendingWithin(_manager: unknown, entry: PendingEarnings): Promise<void> {
     this.pending.push(entry);
@@ -199,7 +202,19 @@ class FakeEarnings {
 
   claimPending(): Promise<PendingEarnings[]> {
     this.claims += 1;
-    return Promise.resolve([]);
+    const unclaimed = this.pending.slice(this.claimed);
+    this.claimed = this.pending.length;
+    return Promise.resolve(unclaimed);
+  }
+
+  bookPending(owner: string, entry: { swapId: string; usdPrice: string }) {
+    this.booked.push({ owner, swapId: entry.swapId, usdPrice: entry.usdPrice });
+    return Promise.resolve({ earningsBooked: true, payoutCreated: false });
+  }
+
+  releasePending(_owner: string, swapIds: string[]): Promise<void> {
+    this.released.push(...swapIds);
+    return Promise.resolve();
   }
 }
 
@@ -268,6 +283,7 @@ describe(SwapPollingService.name, () => {
   let live: ScriptedProvider;
   let test: ScriptedProvider;
   let metrics: PollMetrics;
+  let prices: Map<string, string | Error>;
 
   async function poller(
     listing: 'pending' | 'over',
@@ -281,7 +297,15 @@ describe(SwapPollingService.name, () => {
         { provide: SwapsRepository, useValue: swaps },
         { provide: PollCyclesRepository, useValue: cycles },
         { provide: EarningsRepository, useValue: earnings },
-        { provide: UsdPricer, useValue: { usdPrice: () => Promise.resolve('1') } },
+        {
+          provide: UsdPricer,
+          useValue: {
+            usdPrice: (ticker: string) => {
+              const price = prices.get(ticker) ?? '1';
+              return price instanceof Error ? Promise.reject(price) : Promise.resolve(price);
+            },
+          },
+        },
         { provide: PollMetrics, useValue: metrics },
         {
           provide: LIQUIDITY_PROVIDERS,
@@ -314,6 +338,7 @@ describe(SwapPollingService.name, () => {
     live = new ScriptedProvider('live');
     test = new ScriptedProvider('test');
     metrics = new PollMetrics();
+    prices = new Map();
   });
 
   describe('lanes', () => {
@@ -482,5 +507,24 @@ describe(SwapPollingService.name, () => {
     expect(report).toEqual({ refreshed: 0, calls: 1 });
     expect(swaps.row('s1')).toMatchObject({ leaseOwner: null, dueInMs: 30_000 });
     expect(await counter(metrics.unknownTransactions)).toBe(1);
+  });
+
+  describe('earnings', () => {
+    it('books what finished at its price, and queues again what cannot be priced', async () => {
+      swaps.add({ id: 'btc-1', livemode: true, from: 'btc' });
+      swaps.add({ id: 'ltc-1', livemode: true, from: 'ltc' });
+      live.statuses.set('tx-btc-1', 'finished');
+      live.statuses.set('tx-ltc-1', 'finished');
+      prices.set('btc', '60000');
+      prices.set('ltc', unavailable('getExchangeAmount', 'HTTP 502'));
+      const { sut } = await poller('over');
+
+      await sut.pollDue(lane(sut, 'live'), 'poller-a');
+
+      // Both statuses were written whatever pricing did.
+      expect(swaps.rows.map((r) => r.swap.status)).toEqual(['finished', 'finished']);
+      expect(earnings.booked).toEqual([{ owner: 'poller-a', swapId: 'btc-1', usdPrice: '60000' }]);
+      expect(earnings.released).toEqual(['ltc-1']);
+    });
   });
 });
