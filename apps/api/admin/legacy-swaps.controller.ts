@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { LegacyImportService } from '#app/swaps';
 import { ADMIN_ACTOR } from './admin-actor.js';
 import { AdminApi } from './admin-api.decorator.js';
 import { ImportSwapsDto, ImportSwapsResponse } from './dto/import-swaps.dto.js';
+import { ApiErrors, JSON_BODY_ERRORS } from '../common/api-errors.decorator.js';
 
 @ApiTags('admin')
 @AdminApi()
@@ -12,6 +13,12 @@ export class AdminLegacySwapsController {
   constructor(private readonly legacy: LegacyImportService) {}
 
   @Post('import')
+  @ApiOperation({
+    summary: 'Import legacy swaps',
+    description:
+      'Imports swaps of the previous system, so their partners see them; ids that exist are skipped, never overwritten.',
+  })
+  @ApiErrors(...JSON_BODY_ERRORS)
   @HttpCode(201)
   @ApiCreatedResponse({ type: ImportSwapsResponse })
   async import(@Body() dto: ImportSwapsDto): Promise<ImportSwapsResponse> {

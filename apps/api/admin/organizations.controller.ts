@@ -1,5 +1,6 @@
 import { Body, Controller, Get, Param, Patch, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import {
   OrganizationsService,
   toNewOrganization,
@@ -12,6 +13,7 @@ import { OrganizationIdPipe } from './admin-params.js';
 import { CreateOrganizationDto } from './dto/create-organization.dto.js';
 import { OrganizationListResponse, OrganizationResponse } from './dto/organization.response.js';
 import { UpdateOrganizationDto } from './dto/update-organization.dto.js';
+import { ApiErrors, JSON_BODY_ERRORS } from '../common/api-errors.decorator.js';
 
 @ApiTags('admin')
 @AdminApi()
@@ -20,6 +22,11 @@ export class AdminOrganizationsController {
   constructor(private readonly organizations: OrganizationsService) {}
 
   @Post()
+  @ApiOperation({
+    summary: 'Create an organization',
+    description: 'Registers a partner organization; it starts `pending_review`.',
+  })
+  @ApiErrors(...JSON_BODY_ERRORS, ErrorCode.InvalidAddress)
   @ApiCreatedResponse({ type: OrganizationResponse })
   async create(@Body() dto: CreateOrganizationDto): Promise<OrganizationResponse> {
     const organization = await this.organizations.create(toNewOrganization(dto), ADMIN_ACTOR);
@@ -27,6 +34,10 @@ export class AdminOrganizationsController {
   }
 
   @Get()
+  @ApiOperation({
+    summary: 'List organizations',
+    description: 'Every organization, with its status and fee.',
+  })
   @ApiOkResponse({ type: OrganizationListResponse })
   async list(): Promise<OrganizationListResponse> {
     const organizations = await this.organizations.list();
@@ -34,6 +45,11 @@ export class AdminOrganizationsController {
   }
 
   @Get(':id')
+  @ApiOperation({
+    summary: 'Get an organization',
+    description: 'One organization by id.',
+  })
+  @ApiErrors(ErrorCode.NotFound)
   @ApiOkResponse({ type: OrganizationResponse })
   async get(@Param('id', OrganizationIdPipe) id: string): Promise<OrganizationResponse> {
     const organization = await this.organizations.get(id);
@@ -41,6 +57,12 @@ export class AdminOrganizationsController {
   }
 
   @Patch(':id')
+  @ApiOperation({
+    summary: 'Update an organization',
+    description:
+      'Changes status (approve, suspend, reject), fee, payout address or provider activation; audited.',
+  })
+  @ApiErrors(...JSON_BODY_ERRORS, ErrorCode.NotFound, ErrorCode.InvalidAddress)
   @ApiOkResponse({ type: OrganizationResponse })
   async update(
     @Param('id', OrganizationIdPipe) id: string,

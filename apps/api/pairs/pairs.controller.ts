@@ -1,9 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import { PartnerApi } from '../auth/partner-api.decorator.js';
 import { PairQueryDto } from './dto/pair-query.dto.js';
 import { PairResponse } from './dto/pair.response.js';
 import { PairsService } from './pairs.service.js';
+import { ApiErrors, UPSTREAM_ERRORS } from '../common/api-errors.decorator.js';
 
 @ApiTags('catalogue')
 @PartnerApi()
@@ -12,6 +14,11 @@ export class PairsController {
   constructor(private readonly pairs: PairsService) {}
 
   @Get()
+  @ApiOperation({
+    summary: 'Get a pair',
+    description: 'Limits and the rate modes (float, fixed) of one currency pair.',
+  })
+  @ApiErrors(...UPSTREAM_ERRORS, ErrorCode.InvalidRequest, ErrorCode.PairUnsupported)
   @ApiOkResponse({ type: PairResponse })
   get(@Query() query: PairQueryDto): Promise<PairResponse> {
     return this.pairs.get(query.from, query.to);
