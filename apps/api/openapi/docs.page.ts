@@ -39,15 +39,17 @@ export const DOCS_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-function once(load: () => Buffer): () => Buffer {
-  let loaded: Buffer | null = null;
+function once(load: () => string): () => string {
+  let loaded: string | null = null;
   return () => (loaded ??= load());
 }
 
 export const DOCS_ASSETS = {
-  'swagger-ui.css': once(() => readFileSync(join(SWAGGER_UI_DIR, 'swagger-ui.css'))),
-  'swagger-ui-bundle.js': once(() => readFileSync(join(SWAGGER_UI_DIR, 'swagger-ui-bundle.js'))),
-  'docs.js': once(() => Buffer.from(INIT_SCRIPT)),
+  'swagger-ui.css': once(() => readFileSync(join(SWAGGER_UI_DIR, 'swagger-ui.css'), 'utf8')),
+  'swagger-ui-bundle.js': once(() =>
+    readFileSync(join(SWAGGER_UI_DIR, 'swagger-ui-bundle.js'), 'utf8'),
+  ),
+  'docs.js': () => INIT_SCRIPT,
 };
 
 function escape(text: string): string {
@@ -73,6 +75,7 @@ export function renderDocsPage(document: OpenAPIObject): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(document.info.title)} reference</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
 <script src="/docs/assets/swagger-ui-bundle.js" defer></script>
 <script src="/docs/assets/docs.js" defer></script>

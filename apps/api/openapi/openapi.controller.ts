@@ -56,21 +56,21 @@ export class OpenApiController {
   @Get('docs/assets/swagger-ui.css')
   @Header('Content-Type', 'text/css; charset=utf-8')
   @Header('Cache-Control', PUBLIC_FOR_FIVE_MINUTES)
-  css(): Buffer {
+  css(): string {
     return DOCS_ASSETS['swagger-ui.css']();
   }
 
   @Get('docs/assets/swagger-ui-bundle.js')
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   @Header('Cache-Control', PUBLIC_FOR_FIVE_MINUTES)
-  bundle(): Buffer {
+  bundle(): string {
     return DOCS_ASSETS['swagger-ui-bundle.js']();
   }
 
   @Get('docs/assets/docs.js')
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   @Header('Cache-Control', PUBLIC_FOR_FIVE_MINUTES)
-  init(): Buffer {
+  init(): string {
     return DOCS_ASSETS['docs.js']();
   }
 }
