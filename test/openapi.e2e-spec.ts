@@ -225,6 +225,11 @@ describe('OpenAPI documents, a typed client and /docs', () => {
         });
         expect({ where, security: Array.isArray(op.security) }).toEqual({ where, security: true });
         for (const [status, response] of Object.entries(op.responses)) {
+          expect({ where, status, described: !!response.description }).toEqual({
+            where,
+            status,
+            described: true,
+          });
           // `/ready` answers 503 with its readiness report, not the envelope.
           if (!/^[45]\d\d$/.test(status) || (where === 'GET /ready' && status === '503')) {
             continue;

@@ -22,7 +22,10 @@ export class AddressesController {
   })
   @ApiErrors(...JSON_BODY_ERRORS, ...UPSTREAM_ERRORS, ErrorCode.PairUnsupported)
   @HttpCode(200)
-  @ApiOkResponse({ type: ValidateAddressResponse })
+  @ApiOkResponse({
+    type: ValidateAddressResponse,
+    description: 'Whether the address is valid, and why not.',
+  })
   validate(@Body() body: ValidateAddressDto): Promise<ValidateAddressResponse> {
     return this.addresses.validate(body);
   }

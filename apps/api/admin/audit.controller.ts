@@ -20,7 +20,7 @@ export class AdminAuditController {
     description: 'The latest operator and partner-affecting actions, newest first.',
   })
   @ApiErrors(ErrorCode.InvalidRequest)
-  @ApiOkResponse({ type: AuditLogResponse })
+  @ApiOkResponse({ type: AuditLogResponse, description: 'The audit entries, newest first.' })
   async list(@Query() query: AuditQueryDto): Promise<AuditLogResponse> {
     const entries = await this.organizations.latestAudit(query.limit);
     return { entries: entries.map(toAuditEntryView) };

@@ -37,7 +37,10 @@ export class AdminCredentialsController {
       'Issues a live credential, or a test one with `{"mode":"test"}` (`pk_test_…:sk_test_…`). The secret is shown in this answer.',
   })
   @ApiErrors(...JSON_BODY_ERRORS, ErrorCode.NotFound)
-  @ApiCreatedResponse({ type: IssuedCredentialResponse })
+  @ApiCreatedResponse({
+    type: IssuedCredentialResponse,
+    description: 'The new credential, with its secret.',
+  })
   async issue(
     @Param('id', OrganizationIdPipe) id: string,
     @Body() body: CreateCredentialDto,
@@ -52,7 +55,7 @@ export class AdminCredentialsController {
     description: 'Live and test credentials, revoked ones included, without secrets.',
   })
   @ApiErrors(ErrorCode.NotFound)
-  @ApiOkResponse({ type: CredentialListResponse })
+  @ApiOkResponse({ type: CredentialListResponse, description: "The organization's credentials." })
   async list(@Param('id', OrganizationIdPipe) id: string): Promise<CredentialListResponse> {
     const credentials = await this.organizations.listCredentials(id);
     return { credentials: credentials.map(toCredentialView) };
@@ -65,7 +68,10 @@ export class AdminCredentialsController {
   })
   @ApiErrors(ErrorCode.NotFound)
   @HttpCode(200)
-  @ApiOkResponse({ type: RevealedCredentialResponse })
+  @ApiOkResponse({
+    type: RevealedCredentialResponse,
+    description: 'The credential with its secret.',
+  })
   async reveal(
     @Param('publicKey', PublicKeyPipe) publicKey: string,
   ): Promise<RevealedCredentialResponse> {
@@ -80,7 +86,7 @@ export class AdminCredentialsController {
   })
   @ApiErrors(ErrorCode.NotFound)
   @HttpCode(200)
-  @ApiOkResponse({ type: CredentialResponse })
+  @ApiOkResponse({ type: CredentialResponse, description: 'The revoked credential.' })
   async revoke(@Param('publicKey', PublicKeyPipe) publicKey: string): Promise<CredentialResponse> {
     const credential = await this.organizations.revokeCredential(publicKey, ADMIN_ACTOR);
     return { credential: toCredentialView(credential) };

@@ -20,7 +20,7 @@ export class AdminEarningsController {
     description: 'Balance in USD, ledger entries and payouts.',
   })
   @ApiErrors(ErrorCode.NotFound)
-  @ApiOkResponse({ type: EarningsResponse })
+  @ApiOkResponse({ type: EarningsResponse, description: 'The earnings statement.' })
   async get(@Param('id', OrganizationIdPipe) id: string): Promise<EarningsResponse> {
     return { earnings: toEarningsView(await this.earnings.statement(id)) };
   }

@@ -20,7 +20,7 @@ export class AdminLegacySwapsController {
   })
   @ApiErrors(...JSON_BODY_ERRORS)
   @HttpCode(201)
-  @ApiCreatedResponse({ type: ImportSwapsResponse })
+  @ApiCreatedResponse({ type: ImportSwapsResponse, description: 'How many swaps were imported.' })
   async import(@Body() dto: ImportSwapsDto): Promise<ImportSwapsResponse> {
     return { imported: await this.legacy.import(dto.swaps, ADMIN_ACTOR) };
   }

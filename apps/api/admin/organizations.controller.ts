@@ -27,7 +27,7 @@ export class AdminOrganizationsController {
     description: 'Registers a partner organization; it starts `pending_review`.',
   })
   @ApiErrors(...JSON_BODY_ERRORS, ErrorCode.InvalidAddress)
-  @ApiCreatedResponse({ type: OrganizationResponse })
+  @ApiCreatedResponse({ type: OrganizationResponse, description: 'The new organization.' })
   async create(@Body() dto: CreateOrganizationDto): Promise<OrganizationResponse> {
     const organization = await this.organizations.create(toNewOrganization(dto), ADMIN_ACTOR);
     return { organization: toOrganizationView(organization) };
@@ -38,7 +38,7 @@ export class AdminOrganizationsController {
     summary: 'List organizations',
     description: 'Every organization, with its status and fee.',
   })
-  @ApiOkResponse({ type: OrganizationListResponse })
+  @ApiOkResponse({ type: OrganizationListResponse, description: 'The organizations.' })
   async list(): Promise<OrganizationListResponse> {
     const organizations = await this.organizations.list();
     return { organizations: organizations.map(toOrganizationView) };
@@ -50,7 +50,7 @@ export class AdminOrganizationsController {
     description: 'One organization by id.',
   })
   @ApiErrors(ErrorCode.NotFound)
-  @ApiOkResponse({ type: OrganizationResponse })
+  @ApiOkResponse({ type: OrganizationResponse, description: 'The organization.' })
   async get(@Param('id', OrganizationIdPipe) id: string): Promise<OrganizationResponse> {
     const organization = await this.organizations.get(id);
     return { organization: toOrganizationView(organization) };
@@ -63,7 +63,7 @@ export class AdminOrganizationsController {
       'Changes status (approve, suspend, reject), fee, payout address or provider activation; audited.',
   })
   @ApiErrors(...JSON_BODY_ERRORS, ErrorCode.NotFound, ErrorCode.InvalidAddress)
-  @ApiOkResponse({ type: OrganizationResponse })
+  @ApiOkResponse({ type: OrganizationResponse, description: 'The organization as updated.' })
   async update(
     @Param('id', OrganizationIdPipe) id: string,
     @Body() dto: UpdateOrganizationDto,

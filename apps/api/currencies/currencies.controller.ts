@@ -21,7 +21,7 @@ export class CurrenciesController {
       'The currencies you can swap, with their networks and whether they need an extra id.',
   })
   @ApiErrors(...UPSTREAM_ERRORS, ErrorCode.InvalidRequest)
-  @ApiOkResponse({ type: CurrenciesResponse })
+  @ApiOkResponse({ type: CurrenciesResponse, description: 'The currencies.' })
   list(@Query() query: CurrenciesQueryDto): Promise<CurrenciesResponse> {
     return this.currencies.list(query.lite ?? false);
   }

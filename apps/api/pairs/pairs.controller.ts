@@ -19,7 +19,7 @@ export class PairsController {
     description: 'Limits and the rate modes (float, fixed) of one currency pair.',
   })
   @ApiErrors(...UPSTREAM_ERRORS, ErrorCode.InvalidRequest, ErrorCode.PairUnsupported)
-  @ApiOkResponse({ type: PairResponse })
+  @ApiOkResponse({ type: PairResponse, description: 'The pair.' })
   get(@Query() query: PairQueryDto): Promise<PairResponse> {
     return this.pairs.get(query.from, query.to);
   }

@@ -32,7 +32,7 @@ export class PublicQuotesController {
     ErrorCode.RateLimited,
   )
   @Header('Cache-Control', 'public, max-age=10')
-  @ApiOkResponse({ type: PublicQuoteResponse })
+  @ApiOkResponse({ type: PublicQuoteResponse, description: 'The indicative price.' })
   quote(@Query() query: PublicQuoteQueryDto): Promise<PublicQuoteResponse> {
     return this.publicQuotes.quote(query.from, query.to, query.amount);
   }

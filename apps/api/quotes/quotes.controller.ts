@@ -33,7 +33,7 @@ export class QuotesController {
   )
   @HttpCode(200)
   @RequiresProviderActivation()
-  @ApiOkResponse({ type: QuoteResponse })
+  @ApiOkResponse({ type: QuoteResponse, description: 'The quote.' })
   async create(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Body() body: CreateQuoteDto,

@@ -55,7 +55,10 @@ export class SwapsController {
   @HttpCode(201)
   @RequiresProviderActivation()
   @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'UUID v4' })
-  @ApiCreatedResponse({ type: SwapResponse })
+  @ApiCreatedResponse({
+    type: SwapResponse,
+    description: 'The new swap (or, on a replay, the swap the key created).',
+  })
   async create(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
@@ -77,7 +80,7 @@ export class SwapsController {
       'optionally only those of one `partnerReferenceId`.',
   })
   @ApiErrors(ErrorCode.InvalidRequest)
-  @ApiOkResponse({ type: SwapListResponse })
+  @ApiOkResponse({ type: SwapListResponse, description: 'The swaps.' })
   async list(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Query() query: ListSwapsDto,
@@ -98,7 +101,7 @@ export class SwapsController {
       'other mode answers 404. Poll this until `status` is terminal.',
   })
   @ApiErrors(ErrorCode.NotFound)
-  @ApiOkResponse({ type: SwapResponse })
+  @ApiOkResponse({ type: SwapResponse, description: 'The swap.' })
   async get(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,

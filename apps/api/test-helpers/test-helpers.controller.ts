@@ -52,7 +52,7 @@ export class TestHelpersController {
   })
   @ApiErrors(...JSON_BODY_ERRORS, ...UPSTREAM_ERRORS, ErrorCode.NotFound)
   @HttpCode(200)
-  @ApiOkResponse({ type: SwapResponse })
+  @ApiOkResponse({ type: SwapResponse, description: 'The swap after the deposit.' })
   async deposit(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
@@ -71,7 +71,7 @@ export class TestHelpersController {
   })
   @ApiErrors(...JSON_BODY_ERRORS, ...UPSTREAM_ERRORS, ErrorCode.NotFound)
   @HttpCode(200)
-  @ApiOkResponse({ type: SwapResponse })
+  @ApiOkResponse({ type: SwapResponse, description: 'The swap in its new status.' })
   async forceStatus(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
@@ -89,7 +89,7 @@ export class TestHelpersController {
       TEST_ONLY,
   })
   @ApiErrors(...UPSTREAM_ERRORS, ErrorCode.InvalidRequest, ErrorCode.PairUnsupported)
-  @ApiOkResponse({ type: TestAddressesResponse })
+  @ApiOkResponse({ type: TestAddressesResponse, description: 'Addresses of the currency.' })
   async addresses(@Query() query: TestAddressesQueryDto): Promise<TestAddressesResponse> {
     return { addresses: await this.helpers.addresses(query.currency) };
   }
