@@ -50,12 +50,12 @@ function operations(document: Document): [string, OperationObject][] {
   );
 }
 
-/** The codes an error response names in its schema (`allOf` of the envelope and an enum). */
+/** The codes an error response names in its schema (an `enum` on `error.code`). */
 function codesOf(response: ResponseObject): string[] {
   const schema = response.content?.['application/json']?.schema as {
-    allOf?: { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } }[];
+    properties?: { error?: { properties?: { code?: { enum?: string[] } } } };
   };
-  return schema?.allOf?.[1]?.properties?.error?.properties?.code?.enum ?? [];
+  return schema?.properties?.error?.properties?.code?.enum ?? [];
 }
 
 /** A program of node_modules run by this Node (the machine's own may be older). */

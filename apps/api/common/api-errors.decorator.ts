@@ -4,8 +4,47 @@ import { ERROR_TABLE, ErrorCode } from '#app/errors';
 /** Where a route handler keeps the error codes declared for it (on the handler function). */
 const ERROR_CODES = Symbol('apiErrorCodes');
 
-/** The component every error response refers to; the document builder defines it. */
-export const ERROR_ENVELOPE_REF = '#/components/schemas/ErrorEnvelope';
+/**
+ * The error envelope (libs/errors): with `types` and `codes`, narrowed to what one response can
+ * carry; without, any error (the document's `ErrorEnvelope` component).
+ */
+export function errorEnvelopeSchema(
+  types: readonly string[] = [...new Set(Object.values(ERROR_TABLE).map((e) => e.type))],
+  codes?: readonly string[],
+): Record<string, unknown> {
+  return {
+    type: 'object',
+    description: 'The body of every non-2xx answer.',
+    required: ['error'],
+    properties: {
+      error: {
+        type: 'object',
+        required: ['type', 'code', 'message', 'param', 'upstream_code', 'retry_after_ms'],
+        properties: {
+          type: { type: 'string', enum: types },
+          code: {
+            type: 'string',
+            description: 'Stable and machine-readable: branch on this.',
+            ...(codes ? { enum: codes } : {}),
+          },
+          message: { type: 'string', description: 'Fit to show to the end user.' },
+          param: {
+            type: ['string', 'null'],
+            description: 'The request field or parameter at fault.',
+          },
+          upstream_code: {
+            type: ['integer', 'null'],
+            description: "The provider's own error code, when the provider refused.",
+          },
+          retry_after_ms: {
+            type: ['integer', 'null'],
+            description: 'How long to wait before retrying (rate limits).',
+          },
+        },
+      },
+    },
+  };
+}
 
 /** Any route: the database or Redis is unreachable (503, wire code `internal`). */
 export const DEPENDENCY_ERRORS = [ErrorCode.ServiceUnavailable] as const;
@@ -58,6 +97,8 @@ export interface ErrorResponse {
   description: string;
   schema: Record<string, unknown>;
   headers?: Record<string, { description: string; schema: Record<string, unknown> }>;
+  /** One example answer per wire code, named by it. */
+  examples: Record<string, { summary: string; value: unknown }>;
 }
 
 /** One response per status, derived from the code table: its types, wire codes and status. */
@@ -70,28 +111,28 @@ export function errorResponses(codes: Iterable<ErrorCode>): ErrorResponse[] {
   return [...byStatus.entries()].map(([status, group]) => {
     const wireCodes = [...new Set(group.map((code) => ERROR_TABLE[code].wireCode ?? code))];
     const types = [...new Set(group.map((code) => ERROR_TABLE[code].type))];
+    const title = STATUS_TITLES[status] ?? 'Error';
+    const examples = Object.fromEntries(
+      group.map((code) => {
+        const { type, wireCode } = ERROR_TABLE[code];
+        const error = {
+          type,
+          code: wireCode ?? code,
+          message: `${title}.`,
+          param: null,
+          upstream_code: null,
+          retry_after_ms: status === 429 ? 1000 : null,
+        };
+        return [wireCode ?? code, { summary: wireCode ?? code, value: { error } }];
+      }),
+    );
     const response: ErrorResponse = {
       status,
-      description: `${STATUS_TITLES[status] ?? 'Error'}. \`error.code\` is one of: ${wireCodes
+      examples,
+      description: `${title}. \`error.code\` is one of: ${wireCodes
         .map((code) => `\`${code}\``)
         .join(', ')}.`,
-      schema: {
-        allOf: [
-          { $ref: ERROR_ENVELOPE_REF },
-          {
-            type: 'object',
-            properties: {
-              error: {
-                type: 'object',
-                properties: {
-                  type: { type: 'string', enum: types },
-                  code: { type: 'string', enum: wireCodes },
-                },
-              },
-            },
-          },
-        ],
-      },
+      schema: errorEnvelopeSchema(types, wireCodes),
     };
     if (status === 429) {
       response.headers = {

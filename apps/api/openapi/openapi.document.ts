@@ -1,9 +1,12 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { ERROR_TABLE } from '#app/errors';
 import { ADMIN_SECURITY } from '../admin/admin-api.decorator.js';
 import { PARTNER_SECURITY } from '../auth/partner-api.decorator.js';
-import { errorResponses, TRANSPORT_ERRORS } from '../common/api-errors.decorator.js';
+import {
+  errorEnvelopeSchema,
+  errorResponses,
+  TRANSPORT_ERRORS,
+} from '../common/api-errors.decorator.js';
 
 type Json = unknown;
 type SecuritySchemeObject = NonNullable<Parameters<DocumentBuilder['addBearerAuth']>[0]>;
@@ -13,35 +16,6 @@ interface Operation {
   tags?: string[];
   responses: Record<string, unknown>;
 }
-
-const ERROR_ENVELOPE = {
-  type: 'object',
-  description: 'The body of every non-2xx answer.',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['type', 'code', 'message', 'param', 'upstream_code', 'retry_after_ms'],
-      properties: {
-        type: { type: 'string', enum: [...new Set(Object.values(ERROR_TABLE).map((e) => e.type))] },
-        code: { type: 'string', description: 'Stable and machine-readable: branch on this.' },
-        message: { type: 'string', description: 'Fit to show to the end user.' },
-        param: {
-          type: ['string', 'null'],
-          description: 'The request field or parameter at fault.',
-        },
-        upstream_code: {
-          type: ['integer', 'null'],
-          description: "The provider's own error code, when the provider refused.",
-        },
-        retry_after_ms: {
-          type: ['integer', 'null'],
-          description: 'How long to wait before retrying (rate limits).',
-        },
-      },
-    },
-  },
-};
 
 const CREDENTIALS =
   'Authenticate with `Authorization: Bearer <public_key>:<secret>`. Live credentials look like ' +
@@ -117,11 +91,10 @@ function operationsOf(document: OpenAPIObject): Operation[] {
 
 /** Every error answer: the statuses the operation declares, what any route may answer, the rest. */
 function completeResponses(operation: Operation): void {
-  for (const { status, description, schema, headers } of errorResponses(TRANSPORT_ERRORS)) {
+  for (const { status, description, schema, examples } of errorResponses(TRANSPORT_ERRORS)) {
     operation.responses[String(status)] ??= {
       description,
-      ...(headers ? { headers } : {}),
-      content: { 'application/json': { schema } },
+      content: { 'application/json': { schema, examples } },
     };
   }
   operation.responses.default = {
@@ -204,7 +177,7 @@ export function buildOpenApiDocuments(app: INestApplication): OpenApiDocuments {
   generated.components ??= {};
   generated.components.schemas = {
     ...generated.components.schemas,
-    ErrorEnvelope: ERROR_ENVELOPE as never,
+    ErrorEnvelope: errorEnvelopeSchema() as never,
   };
   operationsOf(generated).forEach(completeResponses);
   const full = toOpenApi31(generated) as OpenAPIObject;
