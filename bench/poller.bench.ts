@@ -119,7 +119,7 @@ export async function measurePoller(options: PollerBenchOptions): Promise<Poller
     );
     const calls = async (): Promise<number> => {
       const response = await fetch(`${sandbox.baseUrl}/sandbox/stats`);
-      const stats = (await response.json()) as { calls: Record<string, number> };
+      const { stats } = (await response.json()) as { stats: { calls: Record<string, number> } };
       return stats.calls.getTransactions ?? 0;
     };
     /** The live lane's cycle once its listing is over and it confirmed every swap. */
