@@ -24,18 +24,45 @@ export interface HttpAppOptions {
 }
 
 /**
- * Answers carry credentials, secrets and swaps: no cache may keep one. A route whose answer is
- * public says so itself (`@Header('Cache-Control', …)`); its errors stay `no-store` (`sendError`).
+ * helmet's security headers, captured once: with a fixed configuration its middlewares set the
+ * same headers on every response, so one loop sets them instead of a dozen middlewares per request.
  */
-function noStore(_req: Request, res: Response, next: NextFunction): void {
-  res.setHeader('Cache-Control', 'no-store');
-  next();
+function helmetHeaders(): [string, string][] {
+  const headers: [string, string][] = [];
+  const capture = {
+    setHeader: (name: string, value: string) => headers.push([name, value]),
+    removeHeader: () => undefined,
+  };
+  let failure: unknown;
+  helmet()({} as Request, capture as unknown as Response, (error?: unknown) => {
+    failure = error;
+  });
+  if (failure !== undefined || headers.length === 0) {
+    throw new Error('helmet did not set its headers synchronously');
+  }
+  return headers;
+}
+
+/**
+ * What every response carries, set in one step before anything else runs: the request id (and
+ * the logging context), `Cache-Control: no-store` and helmet's headers. Answers carry
+ * credentials, secrets and swaps: no cache may keep one. A route whose answer is public says so
+ * itself (`@Header('Cache-Control', …)`); its errors stay `no-store` (`sendError`).
+ */
+function responseHeaders(): RequestHandler {
+  const headers: [string, string][] = [['Cache-Control', 'no-store'], ...helmetHeaders()];
+  return (req: Request, res: Response, next: NextFunction): void => {
+    for (const [name, value] of headers) {
+      res.setHeader(name, value);
+    }
+    requestIdMiddleware(req, res, next);
+  };
 }
 
 /**
  * Everything every HTTP app (api, sandbox, e2e apps) shares, in order: server timeouts, request
- * id, no caching, access log, security headers, JSON body rules, validation and the error
- * envelope. The app must be created with `bodyParser: false` so body errors reach our envelope.
+ * id with no caching and the security headers, access log, JSON body rules, validation and the
+ * error envelope. The app must be created with `bodyParser: false` so body errors reach our envelope.
  */
 export function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions): void {
   const errorLogger = new Logger('HttpErrors');
@@ -43,8 +70,7 @@ export function configureHttpApp(app: NestExpressApplication, options: HttpAppOp
   answerClientErrorsWithEnvelope(app.getHttpServer());
   applyServerTimeouts(app.getHttpServer(), options.timeouts);
   app.set('trust proxy', options.trustProxyHops ?? 0);
-  app.use(requestIdMiddleware);
-  app.use(noStore);
+  app.use(responseHeaders());
   // Before anything that may answer on its own (limits, body rules): every request gets its line.
   app.use(
     pinoHttp({
@@ -58,7 +84,6 @@ export function configureHttpApp(app: NestExpressApplication, options: HttpAppOp
       },
     }),
   );
-  app.use(helmet());
   for (const handler of options.beforeBody ?? []) {
     app.use(handler);
   }
