@@ -60,6 +60,38 @@ function responseHeaders(): RequestHandler {
 }
 
 /**
+ * Middlewares that run for every request, as one router layer: each calls the next in order, and
+ * an error (passed on, thrown or rejected) skips the rest for the app's error handler, as between
+ * layers.
+ */
+function inSequence(handlers: RequestHandler[]): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error) {
+        next(error);
+        return;
+      }
+      const handler = handlers[index];
+      index += 1;
+      if (handler === undefined) {
+        next();
+        return;
+      }
+      try {
+        const result: unknown = handler(req, res, step);
+        if (result instanceof Promise) {
+          result.catch(next);
+        }
+      } catch (thrown: unknown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
+}
+
+/**
  * Everything every HTTP app (api, sandbox, e2e apps) shares, in order: server timeouts, request
  * id with no caching and the security headers, access log, JSON body rules, validation and the
  * error envelope. The app must be created with `bodyParser: false` so body errors reach our envelope.
@@ -70,25 +102,26 @@ export function configureHttpApp(app: NestExpressApplication, options: HttpAppOp
   answerClientErrorsWithEnvelope(app.getHttpServer());
   applyServerTimeouts(app.getHttpServer(), options.timeouts);
   app.set('trust proxy', options.trustProxyHops ?? 0);
-  app.use(responseHeaders());
-  // Before anything that may answer on its own (limits, body rules): every request gets its line.
+  const accessLog = pinoHttp({
+    logger: options.logger,
+    genReqId: (req) => String(req.headers['x-request-id']),
+    customLogLevel: (_req, res, err) =>
+      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  });
   app.use(
-    pinoHttp({
-      logger: options.logger,
-      genReqId: (req) => String(req.headers['x-request-id']),
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
+    inSequence([
+      responseHeaders(),
+      // Before anything that may answer on its own (limits, body rules): every request gets its line.
+      accessLog,
+      ...(options.beforeBody ?? []),
+      requireJsonContentType,
+      jsonBodyParser(),
+    ]),
   );
-  for (const handler of options.beforeBody ?? []) {
-    app.use(handler);
-  }
-  app.use(requireJsonContentType);
-  app.use(jsonBodyParser());
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
       next(err);
