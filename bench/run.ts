@@ -13,13 +13,13 @@ import { measurePoller, type PollerMeasurement } from './poller.bench.js';
  * requests/s; each also owns one seeded swap and one idempotency key to replay.
  */
 const CREDENTIALS = 300;
-const OPTIONS: LoadOptions = { connections: 32, durationSeconds: 5, warmupSeconds: 1 };
+const OPTIONS: LoadOptions = { connections: 32, durationSeconds: 3, warmupSeconds: 1 };
 /**
  * Every scenario runs once per round, rounds one after the other. On a shared machine the load
  * from elsewhere moves between rounds, so each ratio is taken within a round (against that
  * round's bare Nest and floor) and the median of the rounds is reported.
  */
-const ROUNDS = 3;
+const ROUNDS = 5;
 const POLLER = { activeSwaps: 5000, cycles: 3, pollIntervalMs: 10_000 };
 const RESULTS_FILE = fileURLToPath(new URL('../../bench/results.md', import.meta.url));
 
