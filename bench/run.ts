@@ -22,6 +22,18 @@ const OPTIONS: LoadOptions = { connections: 32, durationSeconds: 3, warmupSecond
 const ROUNDS = 5;
 const POLLER = { activeSwaps: 5000, cycles: 3, pollIntervalMs: 10_000 };
 const RESULTS_FILE = fileURLToPath(new URL('../../bench/results.md', import.meta.url));
+/** Everything from this heading on is written by hand, and kept when the figures are rewritten. */
+const NOTES_HEADING = '## Reading this run';
+
+function keptNotes(): string[] {
+  try {
+    const current = readFileSync(RESULTS_FILE, 'utf8');
+    const at = current.indexOf(NOTES_HEADING);
+    return at === -1 ? [] : [current.slice(at).trimEnd(), ''];
+  } catch {
+    return [];
+  }
+}
 
 const BARE = 'bare NestJS-Express GET';
 const FLOOR = 'I/O floor (EVALSHA + prepared pg read)';
@@ -313,7 +325,7 @@ async function main(): Promise<void> {
       `- bench duration: ${seconds} s`,
       '',
     ];
-    writeFileSync(RESULTS_FILE, lines.join('\n'));
+    writeFileSync(RESULTS_FILE, [...lines, ...keptNotes()].join('\n'));
     write();
     for (const line of [...table(summaries), '', ...verdicts, '', ...pollerTable(poller)]) {
       write(line);
