@@ -112,7 +112,7 @@ export class CredentialAuthenticator implements OnModuleInit {
   private async lookup(publicKey: string): Promise<CacheEntry | null> {
     const cached = this.cache.get(publicKey);
     if (cached) {
-      if (Date.now() - cached.loadedAt >= REFRESH_AFTER_MS) {
+      if (performance.now() - cached.loadedAt >= REFRESH_AFTER_MS) {
         this.refreshInBackground(publicKey);
       }
       return cached;
@@ -137,7 +137,7 @@ export class CredentialAuthenticator implements OnModuleInit {
     const entry: CacheEntry = {
       partner: found.partner,
       digest: found.secretDigest,
-      loadedAt: Date.now(),
+      loadedAt: performance.now(),
       verified: previous?.digest === found.secretDigest ? previous.verified : undefined,
     };
     if (cacheable) {

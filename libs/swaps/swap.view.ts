@@ -99,8 +99,9 @@ export function viewOfRow(row: SwapViewRow): SwapView {
   };
 }
 
-export function toSwapView(swap: SwapEntity): SwapView {
-  return viewOfRow({
+/** A stored entity as the row a partner read selects. */
+export function swapViewRow(swap: SwapEntity): SwapViewRow {
+  return {
     id: swap.id,
     status: swap.status,
     mode: swap.mode,
@@ -125,5 +126,9 @@ export function toSwapView(swap: SwapEntity): SwapView {
     partnerReferenceId: swap.partnerReferenceId,
     payTill: iso(swap.payTill),
     createdAt: swap.createdAt.toISOString(),
-  });
+  };
+}
+
+export function toSwapView(swap: SwapEntity): SwapView {
+  return viewOfRow(swapViewRow(swap));
 }

@@ -1,22 +1,30 @@
 import { AuditLogEntryEntity } from './audit-log-entry.entity.js';
 import { CredentialEntity } from './credential.entity.js';
 import { EarningsEntryEntity } from './earnings-entry.entity.js';
+import { EventEntity } from './event.entity.js';
 import { FixedRateEntity } from './fixed-rate.entity.js';
 import { IdempotencyKeyEntity } from './idempotency-key.entity.js';
 import { OrganizationEntity } from './organization.entity.js';
 import { PayoutEntity } from './payout.entity.js';
 import { SwapEventEntity } from './swap-event.entity.js';
 import { SwapEntity } from './swap.entity.js';
+import { WebhookAttemptEntity } from './webhook-attempt.entity.js';
+import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
+import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 
 export * from './audit-log-entry.entity.js';
 export * from './credential.entity.js';
 export * from './earnings-entry.entity.js';
+export * from './event.entity.js';
 export * from './fixed-rate.entity.js';
 export * from './idempotency-key.entity.js';
 export * from './organization.entity.js';
 export * from './payout.entity.js';
 export * from './swap-event.entity.js';
 export * from './swap.entity.js';
+export * from './webhook-attempt.entity.js';
+export * from './webhook-delivery.entity.js';
+export * from './webhook-endpoint.entity.js';
 
 export const ENTITIES = [
   OrganizationEntity,
@@ -28,4 +36,8 @@ export const ENTITIES = [
   PayoutEntity,
   AuditLogEntryEntity,
   SwapEventEntity,
+  EventEntity,
+  WebhookEndpointEntity,
+  WebhookDeliveryEntity,
+  WebhookAttemptEntity,
 ];

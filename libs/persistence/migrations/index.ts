@@ -2,6 +2,7 @@ import { InitialSchema1763700000000 } from './1763700000000-initial-schema.js';
 import { UpstreamSlots1763900000000 } from './1763900000000-upstream-slots.js';
 import { PollCycles1764000000000 } from './1764000000000-poll-cycles.js';
 import { TestMode1764100000000 } from './1764100000000-test-mode.js';
+import { EventsAndWebhooks1764200000000 } from './1764200000000-events-and-webhooks.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
 export const MIGRATIONS = [
@@ -9,4 +10,5 @@ export const MIGRATIONS = [
   UpstreamSlots1763900000000,
   PollCycles1764000000000,
   TestMode1764100000000,
+  EventsAndWebhooks1764200000000,
 ];
