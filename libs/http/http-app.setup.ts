@@ -99,6 +99,9 @@ function inSequence(handlers: RequestHandler[]): RequestHandler {
 export function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions): void {
   const errorLogger = new Logger('HttpErrors');
   app.disable('x-powered-by');
+  // Answers are `no-store`, bar public prices (10 s) and the docs (5 min): a weak ETag would hash
+  // every body, a 50-swap list included, for revalidations that almost never come.
+  app.set('etag', false);
   answerClientErrorsWithEnvelope(app.getHttpServer());
   applyServerTimeouts(app.getHttpServer(), options.timeouts);
   app.set('trust proxy', options.trustProxyHops ?? 0);
