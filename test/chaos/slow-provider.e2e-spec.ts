@@ -1,0 +1,81 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import request from 'supertest';
+import type { DataSource } from 'typeorm';
+import { generateAddress } from '#app/chains';
+import { createPartner } from '../factories/partners.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+import { openTestDataSource } from '../support/database.js';
+import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+
+/** The idempotency lock was a fixed 30 s before issue 14; this create outlasts it. */
+const OLD_LOCK_MS = 30_000;
+const CREATE_TAKES_MS = OLD_LOCK_MS + 2_000;
+
+/**
+ * Issue 14: the key's lock is derived from PROVIDER_TIMEOUT_MS, so a provider slower than the old
+ * fixed lock still makes one transaction and one swap when the partner retries during the call.
+ */
+describe('A provider slower than the old idempotency lock', () => {
+  let sandbox: TestSandbox;
+  let api: TestApi;
+  let db: DataSource;
+
+  beforeAll(async () => {
+    sandbox = await startTestSandbox();
+    api = await startTestApi({ PROVIDER_URL: sandbox.url, PROVIDER_TIMEOUT_MS: '60000' });
+    db = await openTestDataSource();
+  });
+
+  afterAll(async () => {
+    await db.destroy();
+    await api.close();
+    await sandbox.close();
+  });
+
+  it('keeps the key locked for the whole call: a retry after 31 s makes no second transaction', async () => {
+    const partner = await createPartner(api.app);
+    const key = randomUUID();
+    const payload = {
+      from: 'btc',
+      to: 'eth',
+      amountFrom: '0.1',
+      address: generateAddress('ethereum', (n) => randomBytes(n)),
+    };
+    const create = () =>
+      request(api.url)
+        .post('/v1/swaps')
+        .set('Authorization', partner.authorization)
+        .set('Idempotency-Key', key)
+        .send(payload);
+    const callsBefore = (await sandbox.control.stats()).calls.createTransaction ?? 0;
+    await sandbox.control.setFault({
+      method: 'createTransaction',
+      mode: 'timeout',
+      delayMs: CREATE_TAKES_MS,
+      count: 1,
+    });
+
+    // `then` sends it now; its answer comes once the provider's 32 s are over.
+    const firstAnswer = create().then((res) => res);
+    await new Promise((resolve) => setTimeout(resolve, OLD_LOCK_MS + 1_000));
+    const [original, retry] = await Promise.all([firstAnswer, create()]);
+
+    expect(original.status).toBe(201);
+    // The retry waited for the first request (up to 10 s) and replayed it, or found it still busy.
+    expect([201, 409]).toContain(retry.status);
+    if (retry.status === 201) {
+      expect(retry.body.swap.id).toBe(original.body.swap.id);
+    } else {
+      expect(retry.body.error.code).toBe('idempotency_key_in_use');
+    }
+    const calls = ((await sandbox.control.stats()).calls.createTransaction ?? 0) - callsBefore;
+    const swaps = await db.query<unknown[]>(`SELECT id FROM swaps WHERE idempotency_key = $1`, [
+      key,
+    ]);
+    process.stdout.write(
+      `create took ${CREATE_TAKES_MS} ms: upstream creates ${calls}, swaps ${swaps.length}\n`,
+    );
+    expect(calls).toBe(1);
+    expect(swaps).toHaveLength(1);
+  }, 90_000);
+});
