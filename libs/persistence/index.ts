@@ -3,3 +3,4 @@ export * from './entities/index.js';
 export * from './entity-columns.js';
 export * from './migrator.js';
 export * from './persistence.module.js';
+export * from './query-rows.js';
