@@ -23,14 +23,16 @@ const BACKLOG_EVERY_MS = 5_000;
 /**
  * The webhook delivery loop, separate from swap polling so a slow provider never delays a
  * webhook nor the reverse. A short tick (250 ms by default) keeps a new event's delivery within
- * the 2 s the contract allows; a full batch is followed at once by the next. It never overlaps
- * itself; on shutdown the batch in flight finishes and this poller's leases are released.
+ * the 2 s the contract allows. Sends are not awaited by the tick: a slow receiver (up to 10 s)
+ * holds one of the poller's sending slots, never the loop, so other endpoints keep getting
+ * theirs at once. On shutdown the sends in flight finish and this poller's leases are released.
  */
 @Injectable()
 export class WebhookDeliveryTick implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveryTick.name);
   private readonly timerName: string;
-  private inFlight: Promise<void> = Promise.resolve();
+  private readonly sending = new Set<Promise<void>>();
+  private ticking: Promise<void> = Promise.resolve();
   private stopping = false;
   private backlogMeasuredAt = 0;
 
@@ -53,29 +55,43 @@ export class WebhookDeliveryTick implements OnApplicationBootstrap, BeforeApplic
     if (this.scheduler.doesExist('timeout', this.timerName)) {
       this.scheduler.deleteTimeout(this.timerName);
     }
-    await this.inFlight;
+    await this.ticking;
+    await Promise.all(this.sending);
     const released = await this.dispatcher.releaseLeases(this.poller.owner);
     this.logger.log({ owner: this.poller.owner, released }, 'webhook deliveries released');
   }
 
-  /** One round; answers whether a full batch was claimed (more may be due at once). */
-  async tick(): Promise<boolean> {
+  /** One round: claims what free sending slots allow and starts each send. */
+  async tick(): Promise<void> {
     try {
       const now = new Date();
       if (now.getTime() - this.backlogMeasuredAt >= BACKLOG_EVERY_MS) {
         this.backlogMeasuredAt = now.getTime();
         await this.dispatcher.measureBacklog(now);
       }
-      const claimed = await this.dispatcher.deliverDue(this.poller.owner, now);
-      return claimed === this.dispatcher.batchSize;
+      const room = this.dispatcher.concurrency - this.sending.size;
+      if (room <= 0) {
+        return;
+      }
+      for (const delivery of await this.dispatcher.claim(this.poller.owner, now, room)) {
+        const send = this.dispatcher
+          .deliver(this.poller.owner, delivery, now)
+          .catch((error: unknown) => this.failed(error))
+          .finally(() => this.sending.delete(send));
+        this.sending.add(send);
+      }
     } catch (error: unknown) {
-      this.metrics.tickFailures.inc();
-      this.logger.error(
-        { owner: this.poller.owner, err: error instanceof Error ? error.message : String(error) },
-        'webhook tick failed; retried next tick',
-      );
-      return false;
+      this.failed(error);
     }
+  }
+
+  /** What reaches here is unexpected: counted, logged; the lease runs out and another try follows. */
+  private failed(error: unknown): void {
+    this.metrics.tickFailures.inc();
+    this.logger.error(
+      { owner: this.poller.owner, err: error instanceof Error ? error.message : String(error) },
+      'webhook delivery failed; retried once its lease runs out',
+    );
   }
 
   private arm(delayMs: number): void {
@@ -84,7 +100,7 @@ export class WebhookDeliveryTick implements OnApplicationBootstrap, BeforeApplic
     }
     const timer = setTimeout(() => {
       this.scheduler.deleteTimeout(this.timerName);
-      this.inFlight = this.tick().then((full) => this.arm(full ? 0 : this.options.tickMs));
+      this.ticking = this.tick().then(() => this.arm(this.options.tickMs));
     }, delayMs);
     this.scheduler.addTimeout(this.timerName, timer);
   }

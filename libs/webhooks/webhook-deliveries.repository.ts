@@ -145,9 +145,9 @@ export class WebhookDeliveriesRepository {
       const updated = rowsOf<{ attempts: number }>(
         await manager.query<[{ attempts: number }[], number]>(
           `UPDATE webhook_deliveries
-              SET attempts = attempts + 1, status = $3,
+              SET attempts = attempts + 1, status = $3::text,
                   next_attempt_at = coalesce($4, next_attempt_at),
-                  finished_at = CASE WHEN $3 = 'pending' THEN NULL ELSE $5::timestamptz END,
+                  finished_at = CASE WHEN $3::text = 'pending' THEN NULL ELSE $5::timestamptz END,
                   lease_owner = NULL, lease_expires_at = NULL
             WHERE id = $1 AND lease_owner = $2
             RETURNING attempts`,

@@ -51,8 +51,14 @@ export class WebhookDispatcher {
     @Inject(WEBHOOK_RESOLVER) private readonly resolveAll: ResolveAll,
   ) {}
 
-  get batchSize(): number {
+  /** How many deliveries one poller sends at once. */
+  get concurrency(): number {
     return this.options.batchSize;
+  }
+
+  /** Leases up to `limit` due deliveries under `owner`, as of `now`. */
+  claim(owner: string, now: Date, limit: number): Promise<ClaimedDelivery[]> {
+    return this.deliveries.claimDue(owner, now, limit, this.options.leaseMs);
   }
 
   /**
@@ -60,12 +66,7 @@ export class WebhookDispatcher {
    * caller's, so tests can move it). Answers how many were claimed.
    */
   async deliverDue(owner: string, now: Date = new Date()): Promise<number> {
-    const claimed = await this.deliveries.claimDue(
-      owner,
-      now,
-      this.options.batchSize,
-      this.options.leaseMs,
-    );
+    const claimed = await this.claim(owner, now, this.options.batchSize);
     await Promise.all(claimed.map((delivery) => this.deliver(owner, delivery, now)));
     return claimed.length;
   }
@@ -81,7 +82,8 @@ export class WebhookDispatcher {
     return this.deliveries.releaseLeases(owner);
   }
 
-  private async deliver(owner: string, delivery: ClaimedDelivery, now: Date): Promise<void> {
+  /** Sends one leased delivery and writes back what came of it. */
+  async deliver(owner: string, delivery: ClaimedDelivery, now: Date): Promise<void> {
     const body = JSON.stringify(delivery.event);
     const result = await sendWebhook(
       {
