@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Query } from '@nestjs/common';
 import {
+  ApiBody,
   ApiCreatedResponse,
   ApiNoContentResponse,
   ApiOkResponse,
@@ -9,6 +10,7 @@ import {
 import type { AuthenticatedPartner } from '#app/partners';
 import { WebhookEndpointsService } from '#app/webhooks';
 import { CurrentPartner } from '../auth/current-partner.decorator.js';
+import { EmptyBodyDto } from './dto/empty-body.dto.js';
 import { PartnerApi } from '../auth/partner-api.decorator.js';
 import {
   CreateWebhookEndpointDto,
@@ -99,10 +101,12 @@ export class WebhookEndpointsController {
     description:
       'Answers the new secret; for 24 h every webhook carries a signature by each of the two secrets.',
   })
+  @ApiBody({ type: EmptyBodyDto, description: '`{}`' })
   @ApiOkResponse({ type: WebhookEndpointResponse })
   async rotateSecret(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
+    @Body() _body: EmptyBodyDto,
   ): Promise<WebhookEndpointResponse> {
     return { webhookEndpoint: await this.endpoints.rotateSecret(id, partner) };
   }
@@ -130,10 +134,12 @@ export class WebhookEndpointsController {
     description:
       'Sends a signed `endpoint.ping` event at once and answers what the endpoint said. It is neither stored nor retried.',
   })
+  @ApiBody({ type: EmptyBodyDto, description: '`{}`' })
   @ApiOkResponse({ type: WebhookPingResponse })
   async ping(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
+    @Body() _body: EmptyBodyDto,
   ): Promise<WebhookPingResponse> {
     return { delivery: await this.endpoints.ping(id, partner) };
   }
