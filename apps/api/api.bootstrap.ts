@@ -8,7 +8,7 @@ import { ApiModule } from './api.module.js';
 import { ApiMetrics } from './metrics/api.metrics.js';
 import { requestMetricsMiddleware } from './metrics/request-metrics.middleware.js';
 import { OpenApiDocumentHolder } from './openapi/openapi.controller.js';
-import { buildOpenApiDocument } from './openapi/openapi.document.js';
+import { buildOpenApiDocuments } from './openapi/openapi.document.js';
 import { publicCorsMiddleware } from './public-quotes/public-cors.middleware.js';
 import { RequestLimits } from './rate-limiting/request-limits.js';
 
@@ -36,6 +36,6 @@ export async function createApiApp(
     beforeError: (req, res) => limits.countRejected(req, res),
     ...options,
   });
-  app.get(OpenApiDocumentHolder).set(buildOpenApiDocument(app));
+  app.get(OpenApiDocumentHolder).set(buildOpenApiDocuments(app));
   return app;
 }

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { MemoryStore, type KeyValueStore, type SlotReservation } from '#app/redis';
 import { UpstreamBudget } from './upstream-budget.js';
 import type { UpstreamSlotsRepository } from './upstream-slots.repository.js';
@@ -25,6 +26,22 @@ class FakeSlots {
   }
 }
 
+/**
+ * A store whose every slot partners already hold: it refuses each request for a free slot, and
+ * each refusal moves the clock 10 s on, so the background deadline comes without waiting for it.
+ */
+class TakenStore extends MemoryStore {
+  refusals = 0;
+  constructor(private readonly clock: { now: number }) {
+    super();
+  }
+  override reserveSlot(): Promise<SlotReservation> {
+    this.refusals += 1;
+    this.clock.now += 10_000;
+    return Promise.resolve({ granted: false, waitMs: 110 });
+  }
+}
+
 /** True when no window of 1 s holds more than 10 of `times`: any 11 span a full second. */
 function withinCap(times: number[]): boolean {
   const sorted = [...times].sort((a, b) => a - b);
@@ -46,6 +63,7 @@ describe(UpstreamBudget.name, () => {
   });
 
   afterEach(async () => {
+    jest.restoreAllMocks();
     await store.close();
     await slots.coordinator.close();
   });
@@ -123,5 +141,24 @@ describe(UpstreamBudget.name, () => {
     const partnerTimes = await partners;
     // Partners queued first are all served before the background call gets a slot.
     expect(backgroundAt).toBeGreaterThan(Math.max(...partnerTimes) - started - 150);
+  });
+
+  it('refuses background work with 429 once partners left it no free slot for 30 s', async () => {
+    const clock = { now: Date.now() };
+    jest.spyOn(Date, 'now').mockImplementation(() => clock.now);
+    const taken = new TakenStore(clock);
+
+    const error: unknown = await budget(taken)
+      .acquire('background')
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
+
+    expect(error).toMatchObject({ code: 'upstream_rate_limited', status: 429 });
+    // It kept asking for a free slot until the deadline, and no longer.
+    expect(taken.refusals).toBe(4);
+    expect(slots.reservations).toBe(0);
+    await taken.close();
   });
 });

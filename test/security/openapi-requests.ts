@@ -82,7 +82,7 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
       operations.push({
         method: method.toUpperCase(),
         template,
-        caller: secured ? 'partner' : template.startsWith('/admin/') ? 'admin' : 'anyone',
+        caller: template.startsWith('/admin/') ? 'admin' : secured ? 'partner' : 'anyone',
         parameters: operation.parameters ?? [],
         body: operation.requestBody?.content['application/json']?.schema ?? null,
       });

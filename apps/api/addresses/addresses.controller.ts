@@ -1,9 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import { PartnerApi } from '../auth/partner-api.decorator.js';
 import { AddressesService } from './addresses.service.js';
 import { ValidateAddressDto } from './dto/validate-address.dto.js';
 import { ValidateAddressResponse } from './dto/validate-address.response.js';
+import { ApiErrors, JSON_BODY_ERRORS, UPSTREAM_ERRORS } from '../common/api-errors.decorator.js';
 
 @ApiTags('catalogue')
 @PartnerApi()
@@ -12,8 +14,18 @@ export class AddressesController {
   constructor(private readonly addresses: AddressesService) {}
 
   @Post('validate')
+  @ApiOperation({
+    summary: 'Validate an address',
+    description:
+      'Whether an address (and extra id) is valid for a currency, with the same strict check ' +
+      '`POST /v1/swaps` applies. An invalid address answers 200 with `result: false`.',
+  })
+  @ApiErrors(...JSON_BODY_ERRORS, ...UPSTREAM_ERRORS, ErrorCode.PairUnsupported)
   @HttpCode(200)
-  @ApiOkResponse({ type: ValidateAddressResponse })
+  @ApiOkResponse({
+    type: ValidateAddressResponse,
+    description: 'Whether the address is valid, and why not.',
+  })
   validate(@Body() body: ValidateAddressDto): Promise<ValidateAddressResponse> {
     return this.addresses.validate(body);
   }

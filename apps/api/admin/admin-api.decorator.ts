@@ -1,8 +1,19 @@
 import { applyDecorators, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
+import { ApiErrors, DEPENDENCY_ERRORS } from '../common/api-errors.decorator.js';
 import { RateLimitGuard } from '../rate-limiting/rate-limit.guard.js';
 import { RateLimits } from '../rate-limiting/rate-limits.decorator.js';
 import { AdminAuthGuard } from './admin-auth.guard.js';
 
+/** The OpenAPI security scheme of the operator token. */
+export const ADMIN_SECURITY = 'adminToken';
+
 /** An operator endpoint: counted per IP first, so token guesses are throttled too, then the admin token. */
 export const AdminApi = (): ClassDecorator =>
-  applyDecorators(RateLimits('ip'), UseGuards(RateLimitGuard, AdminAuthGuard));
+  applyDecorators(
+    ApiBearerAuth(ADMIN_SECURITY),
+    ApiErrors(ErrorCode.Unauthenticated, ErrorCode.RateLimited, ...DEPENDENCY_ERRORS),
+    RateLimits('ip'),
+    UseGuards(RateLimitGuard, AdminAuthGuard),
+  );

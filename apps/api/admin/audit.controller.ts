@@ -1,9 +1,11 @@
 import { Controller, Get, Query } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import { OrganizationsService, toAuditEntryView } from '#app/partners';
 import { AdminApi } from './admin-api.decorator.js';
 import { AuditLogResponse } from './dto/audit-entry.response.js';
 import { AuditQueryDto } from './dto/audit-query.dto.js';
+import { ApiErrors } from '../common/api-errors.decorator.js';
 
 @ApiTags('admin')
 @AdminApi()
@@ -13,7 +15,12 @@ export class AdminAuditController {
 
   /** Newest first. */
   @Get()
-  @ApiOkResponse({ type: AuditLogResponse })
+  @ApiOperation({
+    summary: 'Audit log',
+    description: 'The latest operator and partner-affecting actions, newest first.',
+  })
+  @ApiErrors(ErrorCode.InvalidRequest)
+  @ApiOkResponse({ type: AuditLogResponse, description: 'The audit entries, newest first.' })
   async list(@Query() query: AuditQueryDto): Promise<AuditLogResponse> {
     const entries = await this.organizations.latestAudit(query.limit);
     return { entries: entries.map(toAuditEntryView) };

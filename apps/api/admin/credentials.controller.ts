@@ -1,5 +1,6 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import {
   OrganizationsService,
   toCredentialView,
@@ -16,6 +17,7 @@ import {
   RevealedCredentialResponse,
 } from './dto/credential.response.js';
 import { CreateCredentialDto } from './dto/create-credential.dto.js';
+import { ApiErrors, JSON_BODY_ERRORS } from '../common/api-errors.decorator.js';
 
 /**
  * Issue, list, reveal and revoke partner credentials. Issue takes an optional body
@@ -29,7 +31,16 @@ export class AdminCredentialsController {
   constructor(private readonly organizations: OrganizationsService) {}
 
   @Post('organizations/:id/credentials')
-  @ApiCreatedResponse({ type: IssuedCredentialResponse })
+  @ApiOperation({
+    summary: 'Issue a credential',
+    description:
+      'Issues a live credential, or a test one with `{"mode":"test"}` (`pk_test_…:sk_test_…`). The secret is shown in this answer.',
+  })
+  @ApiErrors(...JSON_BODY_ERRORS, ErrorCode.NotFound)
+  @ApiCreatedResponse({
+    type: IssuedCredentialResponse,
+    description: 'The new credential, with its secret.',
+  })
   async issue(
     @Param('id', OrganizationIdPipe) id: string,
     @Body() body: CreateCredentialDto,
@@ -39,15 +50,28 @@ export class AdminCredentialsController {
   }
 
   @Get('organizations/:id/credentials')
-  @ApiOkResponse({ type: CredentialListResponse })
+  @ApiOperation({
+    summary: "List an organization's credentials",
+    description: 'Live and test credentials, revoked ones included, without secrets.',
+  })
+  @ApiErrors(ErrorCode.NotFound)
+  @ApiOkResponse({ type: CredentialListResponse, description: "The organization's credentials." })
   async list(@Param('id', OrganizationIdPipe) id: string): Promise<CredentialListResponse> {
     const credentials = await this.organizations.listCredentials(id);
     return { credentials: credentials.map(toCredentialView) };
   }
 
   @Post('credentials/:publicKey/reveal')
+  @ApiOperation({
+    summary: 'Reveal a secret',
+    description: 'Answers the secret of a credential again; audited.',
+  })
+  @ApiErrors(ErrorCode.NotFound)
   @HttpCode(200)
-  @ApiOkResponse({ type: RevealedCredentialResponse })
+  @ApiOkResponse({
+    type: RevealedCredentialResponse,
+    description: 'The credential with its secret.',
+  })
   async reveal(
     @Param('publicKey', PublicKeyPipe) publicKey: string,
   ): Promise<RevealedCredentialResponse> {
@@ -56,8 +80,13 @@ export class AdminCredentialsController {
   }
 
   @Post('credentials/:publicKey/revoke')
+  @ApiOperation({
+    summary: 'Revoke a credential',
+    description: 'The credential stops authenticating at once; audited.',
+  })
+  @ApiErrors(ErrorCode.NotFound)
   @HttpCode(200)
-  @ApiOkResponse({ type: CredentialResponse })
+  @ApiOkResponse({ type: CredentialResponse, description: 'The revoked credential.' })
   async revoke(@Param('publicKey', PublicKeyPipe) publicKey: string): Promise<CredentialResponse> {
     const credential = await this.organizations.revokeCredential(publicKey, ADMIN_ACTOR);
     return { credential: toCredentialView(credential) };

@@ -1,9 +1,11 @@
 import { Controller, Get, Param } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import { EarningsService } from '#app/settlement';
 import { AdminApi } from './admin-api.decorator.js';
 import { OrganizationIdPipe } from './admin-params.js';
 import { EarningsResponse, toEarningsView } from './dto/earnings.response.js';
+import { ApiErrors } from '../common/api-errors.decorator.js';
 
 @ApiTags('admin')
 @AdminApi()
@@ -13,7 +15,12 @@ export class AdminEarningsController {
 
   /** Balance in USD, ledger entries and payouts (DECISIONS §5). */
   @Get(':id/earnings')
-  @ApiOkResponse({ type: EarningsResponse })
+  @ApiOperation({
+    summary: "An organization's earnings",
+    description: 'Balance in USD, ledger entries and payouts.',
+  })
+  @ApiErrors(ErrorCode.NotFound)
+  @ApiOkResponse({ type: EarningsResponse, description: 'The earnings statement.' })
   async get(@Param('id', OrganizationIdPipe) id: string): Promise<EarningsResponse> {
     return { earnings: toEarningsView(await this.earnings.statement(id)) };
   }

@@ -1,9 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiCreatedResponse, ApiTags } from '@nestjs/swagger';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { LegacyImportService } from '#app/swaps';
 import { ADMIN_ACTOR } from './admin-actor.js';
 import { AdminApi } from './admin-api.decorator.js';
 import { ImportSwapsDto, ImportSwapsResponse } from './dto/import-swaps.dto.js';
+import { ApiErrors, JSON_BODY_ERRORS } from '../common/api-errors.decorator.js';
 
 @ApiTags('admin')
 @AdminApi()
@@ -12,8 +13,14 @@ export class AdminLegacySwapsController {
   constructor(private readonly legacy: LegacyImportService) {}
 
   @Post('import')
+  @ApiOperation({
+    summary: 'Import legacy swaps',
+    description:
+      'Imports swaps of the previous system, so their partners see them; ids that exist are skipped, never overwritten.',
+  })
+  @ApiErrors(...JSON_BODY_ERRORS)
   @HttpCode(201)
-  @ApiCreatedResponse({ type: ImportSwapsResponse })
+  @ApiCreatedResponse({ type: ImportSwapsResponse, description: 'How many swaps were imported.' })
   async import(@Body() dto: ImportSwapsDto): Promise<ImportSwapsResponse> {
     return { imported: await this.legacy.import(dto.swaps, ADMIN_ACTOR) };
   }

@@ -1,8 +1,10 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import { OrganizationsService } from '#app/partners';
 import { WebhookEndpointsService } from '#app/webhooks';
 import { WebhookEndpointHealthListResponse } from '../webhook-endpoints/dto/webhook-endpoint.response.js';
+import { ApiErrors } from '../common/api-errors.decorator.js';
 import { AdminApi } from './admin-api.decorator.js';
 import { OrganizationIdPipe } from './admin-params.js';
 
@@ -21,7 +23,11 @@ export class AdminWebhookEndpointsController {
     description:
       'Both modes, with their health: deliveries pending, failed and delivered, the last attempt, and since when they fail or when they were disabled.',
   })
-  @ApiOkResponse({ type: WebhookEndpointHealthListResponse })
+  @ApiErrors(ErrorCode.NotFound)
+  @ApiOkResponse({
+    type: WebhookEndpointHealthListResponse,
+    description: 'The endpoints with their health.',
+  })
   async list(
     @Param('id', OrganizationIdPipe) id: string,
   ): Promise<WebhookEndpointHealthListResponse> {

@@ -1,13 +1,23 @@
-import { CanActivate, ExecutionContext, Injectable, SetMetadata } from '@nestjs/common';
+import {
+  applyDecorators,
+  CanActivate,
+  ExecutionContext,
+  Injectable,
+  SetMetadata,
+} from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { AppError, ErrorCode } from '#app/errors';
+import { ApiErrors } from '../common/api-errors.decorator.js';
 import type { PartnerRequest } from './partner-auth.guard.js';
 
 const REQUIRES_PROVIDER = 'requiresProviderActivation';
 
 /** Quotes and swap creation need the organization's provider account (spec, Authentication 6). */
 export const RequiresProviderActivation = (): MethodDecorator =>
-  SetMetadata(REQUIRES_PROVIDER, true);
+  applyDecorators(
+    SetMetadata(REQUIRES_PROVIDER, true),
+    ApiErrors(ErrorCode.ProviderCredentialPending),
+  );
 
 const ORG_STATE_ERRORS = {
   pending_review: () =>

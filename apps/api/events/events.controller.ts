@@ -1,6 +1,8 @@
 import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import type { AuthenticatedPartner } from '#app/partners';
+import { ApiErrors } from '../common/api-errors.decorator.js';
 import { CurrentPartner } from '../auth/current-partner.decorator.js';
 import { PartnerApi } from '../auth/partner-api.decorator.js';
 import { EventFeedResponse, EventListResponse } from './dto/event.response.js';
@@ -21,7 +23,8 @@ export class EventsController {
     description:
       'Your events of this mode in a stable order; page with `after` = the last id you saw. A page never skips nor repeats an event, even while new ones are written.',
   })
-  @ApiOkResponse({ type: EventFeedResponse })
+  @ApiErrors(ErrorCode.InvalidRequest)
+  @ApiOkResponse({ type: EventFeedResponse, description: 'A page of the feed.' })
   async feed(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Query() query: ListEventsDto,
@@ -38,7 +41,8 @@ export class EventsController {
     summary: "A swap's history",
     description: 'Every event of the swap, oldest first, starting with `swap.created`.',
   })
-  @ApiOkResponse({ type: EventListResponse })
+  @ApiErrors(ErrorCode.NotFound)
+  @ApiOkResponse({ type: EventListResponse, description: "The swap's events, oldest first." })
   async forSwap(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,

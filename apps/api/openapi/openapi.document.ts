@@ -1,27 +1,65 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
-import { ERROR_TABLE } from '#app/errors';
+import { ADMIN_SECURITY } from '../admin/admin-api.decorator.js';
+import { PARTNER_SECURITY } from '../auth/partner-api.decorator.js';
+import {
+  errorEnvelopeSchema,
+  errorResponses,
+  TRANSPORT_ERRORS,
+} from '../common/api-errors.decorator.js';
 
 type Json = unknown;
+type SecuritySchemeObject = NonNullable<Parameters<DocumentBuilder['addBearerAuth']>[0]>;
 
-const ERROR_ENVELOPE = {
-  type: 'object',
-  required: ['error'],
-  properties: {
-    error: {
-      type: 'object',
-      required: ['type', 'code', 'message', 'param', 'upstream_code', 'retry_after_ms'],
-      properties: {
-        type: { type: 'string', enum: [...new Set(Object.values(ERROR_TABLE).map((e) => e.type))] },
-        code: { type: 'string' },
-        message: { type: 'string' },
-        param: { type: ['string', 'null'] },
-        upstream_code: { type: ['integer', 'null'] },
-        retry_after_ms: { type: ['integer', 'null'] },
-      },
-    },
+interface Operation {
+  security?: unknown[];
+  tags?: string[];
+  responses: Record<string, unknown>;
+}
+
+const CREDENTIALS =
+  'Authenticate with `Authorization: Bearer <public_key>:<secret>`. Live credentials look like ' +
+  '`pk_live_` + 32 lowercase hex and `sk_live_` + 48 lowercase hex; test credentials like ' +
+  '`pk_test_…:sk_test_…`.';
+
+const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
+  [PARTNER_SECURITY]: { type: 'http', scheme: 'bearer', description: CREDENTIALS },
+  [ADMIN_SECURITY]: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The operator token (`ADMIN_TOKEN`).',
   },
 };
+
+const PARTNER_DESCRIPTION =
+  'Server-to-server REST API for non-custodial crypto-to-crypto swaps.\n\n' +
+  `${CREDENTIALS}\n\n` +
+  '**Test mode.** A test credential uses the same endpoints: its quotes and swaps go to a ' +
+  'sandbox, every swap shows `livemode: false`, test swaps earn nothing, and the test helpers ' +
+  '(`/v1/test_helpers/*`, test credentials only; a live one gets 403 `test_mode_only`) drive a ' +
+  'test swap through each status. A test credential works while your organization is still under ' +
+  'review. Each mode sees only its own swaps.\n\n' +
+  'Every non-2xx answer is the error envelope; each operation lists the codes it can answer.';
+
+const PARTNER_TAGS: [string, string][] = [
+  ['catalogue', 'Currencies, pairs and address validation.'],
+  ['quotes', 'Estimated (float) and fixed-rate quotes.'],
+  ['swaps', 'Create swaps, read them and follow their status.'],
+  [
+    'test helpers',
+    'Test mode only (`pk_test_` credentials): addresses to test with, and moving a test swap ' +
+      'through its lifecycle.',
+  ],
+  ['public', 'Unauthenticated prices for browsers.'],
+  ['health', 'Liveness and readiness probes for load balancers and orchestrators.'],
+];
+
+const ADMIN_TAGS: [string, string][] = [
+  ['admin', 'Organizations, credentials, earnings, the audit log and legacy imports.'],
+];
+
+/** Anyone may use, change and share the document to build clients. */
+const LICENSE = { name: 'CC BY 4.0', url: 'https://creativecommons.org/licenses/by/4.0/' };
 
 /** OpenAPI 3.0's `nullable: true` becomes 3.1's `type: [T, 'null']`. */
 function toOpenApi31(node: Json): Json {
@@ -47,40 +85,123 @@ function toOpenApi31(node: Json): Json {
   return copy;
 }
 
-/** The API description served at `/v1/openapi.json`, generated from the controllers and DTOs. */
-export function buildOpenApiDocument(app: INestApplication): OpenAPIObject {
+function operationsOf(document: OpenAPIObject): Operation[] {
+  return Object.values(document.paths).flatMap((item) => Object.values(item) as Operation[]);
+}
+
+/** Every error answer: the statuses the operation declares, what any route may answer, the rest. */
+function completeResponses(operation: Operation): void {
+  for (const { status, description, schema, examples } of errorResponses(TRANSPORT_ERRORS)) {
+    operation.responses[String(status)] ??= {
+      description,
+      content: { 'application/json': { schema, examples } },
+    };
+  }
+  operation.responses.default = {
+    description: 'Any other error (500 `internal`), in the error envelope.',
+    content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } } },
+  };
+  operation.security ??= [];
+}
+
+/** The component schemas `node` refers to, transitively. */
+function referencedSchemas(node: Json, schemas: Record<string, Json>, found: Set<string>): void {
+  if (Array.isArray(node)) {
+    node.forEach((item) => referencedSchemas(item, schemas, found));
+    return;
+  }
+  if (node === null || typeof node !== 'object') {
+    return;
+  }
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$ref' && typeof value === 'string') {
+      const name = value.replace('#/components/schemas/', '');
+      if (!found.has(name)) {
+        found.add(name);
+        referencedSchemas(schemas[name], schemas, found);
+      }
+    } else {
+      referencedSchemas(value, schemas, found);
+    }
+  }
+}
+
+/** The part of `full` whose paths `keep` selects, with only the components those paths use. */
+function subset(
+  full: OpenAPIObject,
+  keep: (path: string) => boolean,
+  info: { title: string; description: string },
+  tags: [string, string][],
+  security: string,
+): OpenAPIObject {
+  const scheme = SECURITY_SCHEMES[security];
+  const paths = Object.fromEntries(Object.entries(full.paths).filter(([path]) => keep(path)));
+  const schemas = (full.components?.schemas ?? {}) as Record<string, Json>;
+  const used = new Set<string>();
+  referencedSchemas(paths, schemas, used);
+  return {
+    openapi: full.openapi,
+    info: { ...full.info, ...info, license: LICENSE },
+    servers: [{ url: '/', description: 'The server that serves this document.' }],
+    tags: tags.map(([name, description]) => ({ name, description })),
+    paths,
+    components: {
+      securitySchemes: { [security]: scheme },
+      schemas: Object.fromEntries(
+        Object.entries(schemas).filter(([name]) => used.has(name)),
+      ) as never,
+    },
+  };
+}
+
+export interface OpenApiDocuments {
+  /** `/v1/openapi.json`: what partners call, `/health` and `/ready`. */
+  partner: OpenAPIObject;
+  /** `/admin/openapi.json`: the operator endpoints, behind the admin token. */
+  admin: OpenAPIObject;
+}
+
+/** The API descriptions, generated from the controllers and DTOs of the running app. */
+export function buildOpenApiDocuments(app: INestApplication): OpenApiDocuments {
   const config = new DocumentBuilder()
     .setOpenAPIVersion('3.1.0')
     .setTitle('Swap Partners API')
-    .setDescription(
-      'Server-to-server REST API for non-custodial crypto-to-crypto swaps. Authenticate with ' +
-        '`Authorization: Bearer <public_key>:<secret>`. Every non-2xx body is the error envelope.',
-    )
     .setVersion('1.0.0')
-    .addBearerAuth({ type: 'http', scheme: 'bearer', description: '<public_key>:<secret>' })
+    .addBearerAuth(SECURITY_SCHEMES[PARTNER_SECURITY], PARTNER_SECURITY)
+    .addBearerAuth(SECURITY_SCHEMES[ADMIN_SECURITY], ADMIN_SECURITY)
     .build();
-  const document = SwaggerModule.createDocument(app, config, {
+  const generated = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) =>
       `${controller.replace(/Controller$/, '')}_${method}`,
   });
-  document.components ??= {};
-  document.components.schemas = {
-    ...document.components.schemas,
-    ErrorEnvelope: ERROR_ENVELOPE as never,
+  generated.components ??= {};
+  generated.components.schemas = {
+    ...generated.components.schemas,
+    ErrorEnvelope: errorEnvelopeSchema() as never,
   };
-  for (const pathItem of Object.values(document.paths)) {
-    for (const operation of Object.values(
-      pathItem as Record<string, { responses?: Record<string, unknown> }>,
-    )) {
-      if (operation && typeof operation === 'object' && operation.responses) {
-        operation.responses.default = {
-          description: 'Error envelope',
-          content: {
-            'application/json': { schema: { $ref: '#/components/schemas/ErrorEnvelope' } },
-          },
-        };
-      }
-    }
-  }
-  return toOpenApi31(document) as OpenAPIObject;
+  operationsOf(generated).forEach(completeResponses);
+  const full = toOpenApi31(generated) as OpenAPIObject;
+  const isAdmin = (path: string) => path.startsWith('/admin/');
+  return {
+    partner: subset(
+      full,
+      (path) => !isAdmin(path),
+      { title: 'Swap Partners API', description: PARTNER_DESCRIPTION },
+      PARTNER_TAGS,
+      PARTNER_SECURITY,
+    ),
+    admin: subset(
+      full,
+      isAdmin,
+      {
+        title: 'Swap Partners API: operator endpoints',
+        description:
+          'Manage partner organizations and their credentials, read earnings and the audit log. ' +
+          'Authenticate with `Authorization: Bearer <ADMIN_TOKEN>`. Every non-2xx answer is ' +
+          'the error envelope.',
+      },
+      ADMIN_TAGS,
+      ADMIN_SECURITY,
+    ),
+  };
 }

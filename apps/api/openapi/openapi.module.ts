@@ -1,5 +1,12 @@
 import { Module } from '@nestjs/common';
-import { OpenApiController, OpenApiDocumentHolder } from './openapi.controller.js';
+import {
+  AdminOpenApiController,
+  OpenApiController,
+  OpenApiDocumentHolder,
+} from './openapi.controller.js';
 
-@Module({ controllers: [OpenApiController], providers: [OpenApiDocumentHolder] })
+@Module({
+  controllers: [OpenApiController, AdminOpenApiController],
+  providers: [OpenApiDocumentHolder],
+})
 export class OpenApiModule {}

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import type { AuthenticatedPartner } from '#app/partners';
 import { QuotesService } from '#app/quotes';
 import { CurrentPartner } from '../auth/current-partner.decorator.js';
@@ -7,6 +8,7 @@ import { PartnerApi } from '../auth/partner-api.decorator.js';
 import { RequiresProviderActivation } from '../auth/partner-access.guard.js';
 import { CreateQuoteDto } from './dto/create-quote.dto.js';
 import { QuoteResponse } from './dto/quote.response.js';
+import { ApiErrors, JSON_BODY_ERRORS, UPSTREAM_ERRORS } from '../common/api-errors.decorator.js';
 
 @ApiTags('quotes')
 @PartnerApi()
@@ -15,9 +17,23 @@ export class QuotesController {
   constructor(private readonly quotes: QuotesService) {}
 
   @Post()
+  @ApiOperation({
+    summary: 'Quote an exchange',
+    description:
+      'The estimated amount to receive for `amountFrom` (float), or a fixed rate with a `rateId` ' +
+      'to create a swap with before it expires (fixed).',
+  })
+  @ApiErrors(
+    ...JSON_BODY_ERRORS,
+    ...UPSTREAM_ERRORS,
+    ErrorCode.UpstreamEmptyQuote,
+    ErrorCode.PairUnsupported,
+    ErrorCode.AmountBelowMin,
+    ErrorCode.AmountAboveMax,
+  )
   @HttpCode(200)
   @RequiresProviderActivation()
-  @ApiOkResponse({ type: QuoteResponse })
+  @ApiOkResponse({ type: QuoteResponse, description: 'The quote.' })
   async create(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Body() body: CreateQuoteDto,

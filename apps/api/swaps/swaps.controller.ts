@@ -1,5 +1,12 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res } from '@nestjs/common';
-import { ApiCreatedResponse, ApiHeader, ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import {
+  ApiCreatedResponse,
+  ApiHeader,
+  ApiOkResponse,
+  ApiOperation,
+  ApiTags,
+} from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import type { Response } from 'express';
 import type { AuthenticatedPartner } from '#app/partners';
 import { SwapCreationService, SwapQueryService } from '#app/swaps';
@@ -9,6 +16,7 @@ import { RequiresProviderActivation } from '../auth/partner-access.guard.js';
 import { CreateSwapDto } from './dto/create-swap.dto.js';
 import { ListSwapsDto } from './dto/list-swaps.dto.js';
 import { SwapListResponse, SwapResponse } from './dto/swap.response.js';
+import { ApiErrors, JSON_BODY_ERRORS, UPSTREAM_ERRORS } from '../common/api-errors.decorator.js';
 
 @ApiTags('swaps')
 @PartnerApi()
@@ -20,10 +28,37 @@ export class SwapsController {
   ) {}
 
   @Post()
+  @ApiOperation({
+    summary: 'Create a swap',
+    description:
+      'Creates a swap from a quote (float) or a rate id (fixed) and answers the deposit address. ' +
+      'Safe to retry with the same `Idempotency-Key`: the replay answers the same swap with ' +
+      '`Idempotent-Replayed: true`. A test credential creates a test swap (`livemode: false`) on ' +
+      'the sandbox, which the test helpers drive.',
+  })
+  @ApiErrors(
+    ...JSON_BODY_ERRORS,
+    ...UPSTREAM_ERRORS,
+    ErrorCode.MissingIdempotencyKey,
+    ErrorCode.MissingRateId,
+    ErrorCode.MissingRefundAddress,
+    ErrorCode.InvalidAddress,
+    ErrorCode.PairUnsupported,
+    ErrorCode.AmountBelowMin,
+    ErrorCode.AmountAboveMax,
+    ErrorCode.NotFound,
+    ErrorCode.IdempotencyKeyMismatch,
+    ErrorCode.IdempotencyKeyInUse,
+    ErrorCode.RateExpired,
+    ErrorCode.ExchangeNotProcessable,
+  )
   @HttpCode(201)
   @RequiresProviderActivation()
   @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'UUID v4' })
-  @ApiCreatedResponse({ type: SwapResponse })
+  @ApiCreatedResponse({
+    type: SwapResponse,
+    description: 'The new swap (or, on a replay, the swap the key created).',
+  })
   async create(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Headers('idempotency-key') idempotencyKey: string | undefined,
@@ -38,7 +73,14 @@ export class SwapsController {
   }
 
   @Get()
-  @ApiOkResponse({ type: SwapListResponse })
+  @ApiOperation({
+    summary: 'List swaps',
+    description:
+      "Your organization's swaps of the credential's mode (live or test), newest first, " +
+      'optionally only those of one `partnerReferenceId`.',
+  })
+  @ApiErrors(ErrorCode.InvalidRequest)
+  @ApiOkResponse({ type: SwapListResponse, description: 'The swaps.' })
   async list(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Query() query: ListSwapsDto,
@@ -52,7 +94,14 @@ export class SwapsController {
   }
 
   @Get(':id')
-  @ApiOkResponse({ type: SwapResponse })
+  @ApiOperation({
+    summary: 'Get a swap',
+    description:
+      'The swap as last refreshed from the provider. A swap of another organization or of the ' +
+      'other mode answers 404. Poll this until `status` is terminal.',
+  })
+  @ApiErrors(ErrorCode.NotFound)
+  @ApiOkResponse({ type: SwapResponse, description: 'The swap.' })
   async get(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,

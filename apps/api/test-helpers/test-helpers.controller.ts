@@ -9,7 +9,8 @@ import {
   Query,
   UseGuards,
 } from '@nestjs/common';
-import { ApiOkResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import type { AuthenticatedPartner } from '#app/partners';
 import { CurrentPartner } from '../auth/current-partner.decorator.js';
 import { PartnerApi } from '../auth/partner-api.decorator.js';
@@ -22,10 +23,14 @@ import {
 } from './dto/test-helpers.dto.js';
 import { TestHelpersService } from './test-helpers.service.js';
 import { TestModeOnlyGuard } from './test-mode-only.guard.js';
+import { ApiErrors, JSON_BODY_ERRORS, UPSTREAM_ERRORS } from '../common/api-errors.decorator.js';
 
 /** A partner endpoint that answers test credentials only (403 `test_mode_only` otherwise). */
 const TestHelpersApi = (): ClassDecorator =>
-  applyDecorators(PartnerApi(), UseGuards(TestModeOnlyGuard));
+  applyDecorators(PartnerApi(), ApiErrors(ErrorCode.TestModeOnly), UseGuards(TestModeOnlyGuard));
+
+const TEST_ONLY =
+  ' Test mode only: a live credential (`pk_live_`) gets 403 `test_mode_only`; use a `pk_test_` one.';
 
 /**
  * Test mode's helpers: drive a test swap through its lifecycle, and get valid addresses to
@@ -38,8 +43,16 @@ export class TestHelpersController {
   constructor(private readonly helpers: TestHelpersService) {}
 
   @Post('swaps/:id/deposit')
+  @ApiOperation({
+    summary: 'Deposit to a test swap',
+    description:
+      'The sandbox receives the deposit of a test swap (by default the expected amount, on time), ' +
+      'and the swap is refreshed at once; it then moves on to `finished` within seconds.' +
+      TEST_ONLY,
+  })
+  @ApiErrors(...JSON_BODY_ERRORS, ...UPSTREAM_ERRORS, ErrorCode.NotFound)
   @HttpCode(200)
-  @ApiOkResponse({ type: SwapResponse })
+  @ApiOkResponse({ type: SwapResponse, description: 'The swap after the deposit.' })
   async deposit(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
@@ -49,8 +62,16 @@ export class TestHelpersController {
   }
 
   @Post('swaps/:id/status')
+  @ApiOperation({
+    summary: 'Force the status of a test swap',
+    description:
+      'The sandbox moves a test swap to the given status, so you can test how your integration ' +
+      'handles each one; the swap is refreshed at once.' +
+      TEST_ONLY,
+  })
+  @ApiErrors(...JSON_BODY_ERRORS, ...UPSTREAM_ERRORS, ErrorCode.NotFound)
   @HttpCode(200)
-  @ApiOkResponse({ type: SwapResponse })
+  @ApiOkResponse({ type: SwapResponse, description: 'The swap in its new status.' })
   async forceStatus(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
@@ -60,7 +81,15 @@ export class TestHelpersController {
   }
 
   @Get('addresses')
-  @ApiOkResponse({ type: TestAddressesResponse })
+  @ApiOperation({
+    summary: 'Addresses to test with',
+    description:
+      'Valid addresses of a currency (at least three), which pass the strict check of ' +
+      '`POST /v1/swaps`.' +
+      TEST_ONLY,
+  })
+  @ApiErrors(...UPSTREAM_ERRORS, ErrorCode.InvalidRequest, ErrorCode.PairUnsupported)
+  @ApiOkResponse({ type: TestAddressesResponse, description: 'Addresses of the currency.' })
   async addresses(@Query() query: TestAddressesQueryDto): Promise<TestAddressesResponse> {
     return { addresses: await this.helpers.addresses(query.currency) };
   }

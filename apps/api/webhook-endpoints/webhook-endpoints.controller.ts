@@ -7,7 +7,9 @@ import {
   ApiOperation,
   ApiTags,
 } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import type { AuthenticatedPartner } from '#app/partners';
+import { ApiErrors, JSON_BODY_ERRORS } from '../common/api-errors.decorator.js';
 import { WebhookEndpointsService } from '#app/webhooks';
 import { CurrentPartner } from '../auth/current-partner.decorator.js';
 import { EmptyBodyDto } from './dto/empty-body.dto.js';
@@ -39,7 +41,11 @@ export class WebhookEndpointsController {
     description:
       "Events of this credential's mode are sent to the URL, signed with the secret in this answer (shown only here). At most 10 per organization and mode.",
   })
-  @ApiCreatedResponse({ type: WebhookEndpointResponse })
+  @ApiErrors(...JSON_BODY_ERRORS)
+  @ApiCreatedResponse({
+    type: WebhookEndpointResponse,
+    description: 'The new endpoint, with its secret (shown only here).',
+  })
   async create(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Body() body: CreateWebhookEndpointDto,
@@ -49,7 +55,7 @@ export class WebhookEndpointsController {
 
   @Get()
   @ApiOperation({ summary: 'List webhook endpoints', description: "This mode's endpoints." })
-  @ApiOkResponse({ type: WebhookEndpointListResponse })
+  @ApiOkResponse({ type: WebhookEndpointListResponse, description: "This mode's endpoints." })
   async list(
     @CurrentPartner() partner: AuthenticatedPartner,
   ): Promise<WebhookEndpointListResponse> {
@@ -58,7 +64,8 @@ export class WebhookEndpointsController {
 
   @Get(':id')
   @ApiOperation({ summary: 'Get a webhook endpoint', description: 'Without its secret.' })
-  @ApiOkResponse({ type: WebhookEndpointResponse })
+  @ApiErrors(ErrorCode.NotFound)
+  @ApiOkResponse({ type: WebhookEndpointResponse, description: 'The endpoint.' })
   async get(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
@@ -71,7 +78,8 @@ export class WebhookEndpointsController {
     summary: 'Change a webhook endpoint',
     description: 'url, events, description, enabled; re-enabling resumes deliveries.',
   })
-  @ApiOkResponse({ type: WebhookEndpointResponse })
+  @ApiErrors(...JSON_BODY_ERRORS, ErrorCode.NotFound)
+  @ApiOkResponse({ type: WebhookEndpointResponse, description: 'The endpoint as changed.' })
   async update(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
@@ -86,7 +94,8 @@ export class WebhookEndpointsController {
     summary: 'Delete a webhook endpoint',
     description: 'Nothing more is sent to it.',
   })
-  @ApiNoContentResponse()
+  @ApiErrors(ErrorCode.NotFound)
+  @ApiNoContentResponse({ description: 'Deleted.' })
   async delete(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
@@ -101,8 +110,12 @@ export class WebhookEndpointsController {
     description:
       'Answers the new secret; for 24 h every webhook carries a signature by each of the two secrets.',
   })
+  @ApiErrors(...JSON_BODY_ERRORS, ErrorCode.NotFound)
   @ApiBody({ type: EmptyBodyDto, description: '`{}`' })
-  @ApiOkResponse({ type: WebhookEndpointResponse })
+  @ApiOkResponse({
+    type: WebhookEndpointResponse,
+    description: 'The endpoint with its new secret (shown only here).',
+  })
   async rotateSecret(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
@@ -116,7 +129,8 @@ export class WebhookEndpointsController {
     summary: 'Latest delivery attempts',
     description: 'Newest first: event id, attempt number, HTTP status or error, duration, time.',
   })
-  @ApiOkResponse({ type: WebhookAttemptListResponse })
+  @ApiErrors(ErrorCode.InvalidRequest, ErrorCode.NotFound)
+  @ApiOkResponse({ type: WebhookAttemptListResponse, description: 'The latest attempts.' })
   async deliveries(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
@@ -134,8 +148,9 @@ export class WebhookEndpointsController {
     description:
       'Sends a signed `endpoint.ping` event at once and answers what the endpoint said. It is neither stored nor retried.',
   })
+  @ApiErrors(...JSON_BODY_ERRORS, ErrorCode.NotFound)
   @ApiBody({ type: EmptyBodyDto, description: '`{}`' })
-  @ApiOkResponse({ type: WebhookPingResponse })
+  @ApiOkResponse({ type: WebhookPingResponse, description: 'What the endpoint answered.' })
   async ping(
     @CurrentPartner() partner: AuthenticatedPartner,
     @Param('id') id: string,
