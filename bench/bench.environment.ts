@@ -24,13 +24,18 @@ export interface SeededCredential {
 
 export interface BenchEnvironment {
   apiUrl: string;
+  databaseUrl: string;
+  redisUrl: string;
+  redisPrefix: string;
+  /** The key pair the sandbox verifies with, for other processes of the bench (the poller). */
+  providerKeys: { privateKeyPem: string; publicKeyPem: string };
   credentials: SeededCredential[];
   /** The body every seeded swap was created with, so a replay sends exactly it. */
   swapBody: Record<string, string>;
   close(): Promise<void>;
 }
 
-async function adminQuery(sql: string): Promise<void> {
+export async function adminQuery(sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: ADMIN_DATABASE_URL });
   await client.connect();
   try {
@@ -40,7 +45,7 @@ async function adminQuery(sql: string): Promise<void> {
   }
 }
 
-async function deleteKeys(prefix: string): Promise<void> {
+export async function deleteKeys(prefix: string): Promise<void> {
   const redis = new Redis(REDIS_URL);
   try {
     let cursor = '0';
@@ -91,6 +96,10 @@ export async function startBenchEnvironment(credentialCount: number): Promise<Be
   try {
     await runMigrations(databaseUrl);
     const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const providerKeys = {
+      privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+    };
     const silent = pino({ level: 'silent' });
     sandbox = await startSandbox(
       {
@@ -98,7 +107,7 @@ export async function startBenchEnvironment(credentialCount: number): Promise<Be
         version: '0.0.0-bench',
         logLevel: 'silent',
         port: 0,
-        publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
+        publicKeyPem: providerKeys.publicKeyPem,
         stepMs: 60_000,
         seed: 42,
       },
@@ -109,7 +118,7 @@ export async function startBenchEnvironment(credentialCount: number): Promise<Be
       REDIS_URL,
       REDIS_KEY_PREFIX: redisPrefix,
       PROVIDER_URL: sandbox.url,
-      PROVIDER_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      PROVIDER_PRIVATE_KEY: providerKeys.privateKeyPem,
       ADMIN_TOKEN: randomBytes(24).toString('hex'),
       CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       // One trusted hop, as behind an ingress: the load generator gives every request its own
@@ -168,7 +177,16 @@ export async function startBenchEnvironment(credentialCount: number): Promise<Be
       const { swap } = JSON.parse(text) as { swap: { id: string } };
       return { authorization, idempotencyKey, swapId: swap.id };
     });
-    return { apiUrl, credentials, swapBody, close };
+    return {
+      apiUrl,
+      databaseUrl,
+      redisUrl: REDIS_URL,
+      redisPrefix,
+      providerKeys,
+      credentials,
+      swapBody,
+      close,
+    };
   } catch (error: unknown) {
     await close();
     throw error;

@@ -448,6 +448,40 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
       openapi.check('GET', '/v1/swaps/{id}', 404, foreign.body);
     });
 
+    it('reads a swap exactly as its creation answered it, by id, in a list and on replay', async () => {
+      const key = randomUUID();
+      const body = floatBody({ partnerReferenceId: `ref-same-${randomBytes(3).toString('hex')}` });
+      const created = await createSwap(body, key, owner).expect(201);
+      const id = created.body.swap.id as string;
+      const byId = await request(api.url)
+        .get(`/v1/swaps/${id}`)
+        .set('Authorization', owner.authorization)
+        .expect(200);
+      const listed = await list(`?partnerReferenceId=${body.partnerReferenceId as string}`).expect(
+        200,
+      );
+      const replayed = await createSwap(body, key, owner).expect(201);
+      expect(byId.body).toEqual(created.body);
+      expect(listed.body.swaps).toEqual([created.body.swap]);
+      expect(replayed.body).toEqual(created.body);
+
+      // Stored timestamps carry microseconds; answers show milliseconds, as toISOString writes.
+      await db.query(
+        `UPDATE swaps SET money_received_at = '2026-03-04 05:06:07.891234+00',
+                          money_sent_at = '2026-03-04 05:16:07.000999+02' WHERE id = $1`,
+        [id],
+      );
+      const later = await request(api.url)
+        .get(`/v1/swaps/${id}`)
+        .set('Authorization', owner.authorization)
+        .expect(200);
+      expect(later.body.swap).toMatchObject({
+        moneyReceivedAt: '2026-03-04T05:06:07.891Z',
+        moneySentAt: '2026-03-04T03:16:07.000Z',
+        createdAt: created.body.swap.createdAt,
+      });
+    });
+
     it('answers 404 for unknown and malformed ids', async () => {
       for (const id of ['0123456789abcdef', 'swp_missing', 'not an id', "1' OR '1'='1"]) {
         await request(api.url)

@@ -24,46 +24,107 @@ export interface HttpAppOptions {
 }
 
 /**
- * Answers carry credentials, secrets and swaps: no cache may keep one. A route whose answer is
- * public says so itself (`@Header('Cache-Control', …)`); its errors stay `no-store` (`sendError`).
+ * helmet's security headers, captured once: with a fixed configuration its middlewares set the
+ * same headers on every response, so one loop sets them instead of a dozen middlewares per request.
  */
-function noStore(_req: Request, res: Response, next: NextFunction): void {
-  res.setHeader('Cache-Control', 'no-store');
-  next();
+function helmetHeaders(): [string, string][] {
+  const headers: [string, string][] = [];
+  const capture = {
+    setHeader: (name: string, value: string) => headers.push([name, value]),
+    removeHeader: () => undefined,
+  };
+  let failure: unknown;
+  helmet()({} as Request, capture as unknown as Response, (error?: unknown) => {
+    failure = error;
+  });
+  if (failure !== undefined || headers.length === 0) {
+    throw new Error('helmet did not set its headers synchronously');
+  }
+  return headers;
+}
+
+/**
+ * What every response carries, set in one step before anything else runs: the request id (and
+ * the logging context), `Cache-Control: no-store` and helmet's headers. Answers carry
+ * credentials, secrets and swaps: no cache may keep one. A route whose answer is public says so
+ * itself (`@Header('Cache-Control', …)`); its errors stay `no-store` (`sendError`).
+ */
+function responseHeaders(): RequestHandler {
+  const headers: [string, string][] = [['Cache-Control', 'no-store'], ...helmetHeaders()];
+  return (req: Request, res: Response, next: NextFunction): void => {
+    for (const [name, value] of headers) {
+      res.setHeader(name, value);
+    }
+    requestIdMiddleware(req, res, next);
+  };
+}
+
+/**
+ * Middlewares that run for every request, as one router layer: each calls the next in order, and
+ * an error (passed on, thrown or rejected) skips the rest for the app's error handler, as between
+ * layers.
+ */
+function inSequence(handlers: RequestHandler[]): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    let index = 0;
+    const step = (error?: unknown): void => {
+      if (error) {
+        next(error);
+        return;
+      }
+      const handler = handlers[index];
+      index += 1;
+      if (handler === undefined) {
+        next();
+        return;
+      }
+      try {
+        const result: unknown = handler(req, res, step);
+        if (result instanceof Promise) {
+          result.catch(next);
+        }
+      } catch (thrown: unknown) {
+        next(thrown);
+      }
+    };
+    step();
+  };
 }
 
 /**
  * Everything every HTTP app (api, sandbox, e2e apps) shares, in order: server timeouts, request
- * id, no caching, access log, security headers, JSON body rules, validation and the error
- * envelope. The app must be created with `bodyParser: false` so body errors reach our envelope.
+ * id with no caching and the security headers, access log, JSON body rules, validation and the
+ * error envelope. The app must be created with `bodyParser: false` so body errors reach our envelope.
  */
 export function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions): void {
   const errorLogger = new Logger('HttpErrors');
   app.disable('x-powered-by');
+  // Answers are `no-store`, bar public prices (10 s) and the docs (5 min): a weak ETag would hash
+  // every body, a 50-swap list included, for revalidations that almost never come.
+  app.set('etag', false);
   answerClientErrorsWithEnvelope(app.getHttpServer());
   applyServerTimeouts(app.getHttpServer(), options.timeouts);
   app.set('trust proxy', options.trustProxyHops ?? 0);
-  app.use(requestIdMiddleware);
-  app.use(noStore);
-  // Before anything that may answer on its own (limits, body rules): every request gets its line.
+  const accessLog = pinoHttp({
+    logger: options.logger,
+    genReqId: (req) => String(req.headers['x-request-id']),
+    customLogLevel: (_req, res, err) =>
+      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
+    serializers: {
+      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  });
   app.use(
-    pinoHttp({
-      logger: options.logger,
-      genReqId: (req) => String(req.headers['x-request-id']),
-      customLogLevel: (_req, res, err) =>
-        err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-      },
-    }),
+    inSequence([
+      responseHeaders(),
+      // Before anything that may answer on its own (limits, body rules): every request gets its line.
+      accessLog,
+      ...(options.beforeBody ?? []),
+      requireJsonContentType,
+      jsonBodyParser(),
+    ]),
   );
-  app.use(helmet());
-  for (const handler of options.beforeBody ?? []) {
-    app.use(handler);
-  }
-  app.use(requireJsonContentType);
-  app.use(jsonBodyParser());
   app.use((err: unknown, req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) {
       next(err);

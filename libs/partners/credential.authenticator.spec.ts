@@ -9,8 +9,13 @@ import { CredentialAuthenticator } from './credential.authenticator.js';
 import { CredentialCipher, newPublicKey, newSecret } from './credential.cipher.js';
 import {
   CredentialsRepository,
-  type CredentialWithOrganization,
+  type CredentialForAuthentication,
 } from './credentials.repository.js';
+
+interface CredentialWithOrganization {
+  credential: CredentialEntity;
+  organization: OrganizationEntity;
+}
 
 /** `credentials` and `organizations` in memory; counts the lookups authentication makes. */
 class FakeCredentials {
@@ -48,10 +53,25 @@ class FakeCredentials {
     }
   }
 
-  findActiveWithOrganization(publicKey: string): Promise<CredentialWithOrganization | null> {
+  findActiveForAuthentication(publicKey: string): Promise<CredentialForAuthentication | null> {
     this.lookups += 1;
     const row = this.rows.get(publicKey);
-    return Promise.resolve(row && row.credential.revokedAt === null ? row : null);
+    if (!row || row.credential.revokedAt !== null) {
+      return Promise.resolve(null);
+    }
+    const { credential, organization } = row;
+    return Promise.resolve({
+      secretDigest: credential.secretDigest,
+      partner: {
+        credentialId: credential.id,
+        publicKey: credential.publicKey,
+        organizationId: organization.id,
+        livemode: credential.mode === 'live',
+        organizationStatus: organization.status,
+        feePercent: organization.feePercent,
+        providerActivated: organization.providerActivated,
+      },
+    });
   }
 }
 
@@ -151,6 +171,27 @@ describe(CredentialAuthenticator.name, () => {
     await sut.authenticate(bearer);
 
     expect(credentials.lookups).toBe(1);
+  });
+
+  it('reads a credential in use again in the background once it is 1 s old', async () => {
+    const clock = advancingClock();
+    const { publicKey, bearer } = credentials.issue('live');
+    await sut.authenticate(bearer);
+
+    await clock.advance(1100);
+    // Answered from the cache at once; the read happens behind it.
+    await expect(sut.authenticate(bearer)).resolves.toMatchObject({ publicKey });
+    await clock.advance(0);
+    expect(credentials.lookups).toBe(2);
+
+    // A revocation the refresh reads is refused from then on, before the 2 s window is over.
+    credentials.revoke(publicKey);
+    await clock.advance(1100);
+    await expect(sut.authenticate(bearer)).resolves.toMatchObject({ publicKey });
+    await clock.advance(0);
+    await expect(refusal(sut.authenticate(bearer))).resolves.toMatchObject({
+      code: ErrorCode.Unauthenticated,
+    });
   });
 
   it('refuses a wrong secret with the same 401 as an unknown key', async () => {

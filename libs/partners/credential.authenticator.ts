@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppError, ErrorCode } from '#app/errors';
@@ -10,12 +11,23 @@ import type { AuthenticatedPartner } from './partner.js';
 /** Revocation must reach every replica within 5 s (DECISIONS §3.11); the cache lives shorter. */
 const CACHE_TTL_MS = 2000;
 export const CREDENTIAL_REVOKED_CHANNEL = 'credential-revoked';
+/**
+ * A cached credential at least this old is read again in the background while it keeps serving,
+ * so a credential in use is never waited for; none is served older than `CACHE_TTL_MS`.
+ */
+const REFRESH_AFTER_MS = 1000;
 /** Per cache: whatever a flood of distinct keys brings, memory stays bounded. */
 const MAX_CACHED_KEYS = 10_000;
 
 interface CacheEntry {
   partner: AuthenticatedPartner;
   digest: string;
+  loadedAt: number;
+  /**
+   * The secret that last matched `digest`, for the entry's lifetime (2 s at most): a request that
+   * presents it again is compared with it in constant time instead of running the HMAC again.
+   */
+  verified?: Buffer;
 }
 
 /** A digest nothing matches, so unknown keys take the same constant-time comparison path. */
@@ -27,7 +39,8 @@ function unauthenticated(): AppError {
 
 /**
  * Verifies `Authorization: Bearer <public_key>:<secret>`. Verified credentials are cached in
- * process for 2 s and evicted at once when any replica revokes one; every failure is the same 401.
+ * process for 2 s (read again in the background once 1 s old, while in use) and evicted at once
+ * when any replica revokes one; every failure is the same 401.
  */
 @Injectable()
 export class CredentialAuthenticator implements OnModuleInit {
@@ -41,6 +54,9 @@ export class CredentialAuthenticator implements OnModuleInit {
     max: MAX_CACHED_KEYS,
     ttl: CACHE_TTL_MS,
   });
+  private readonly refreshing = new Set<string>();
+  /** Counts revocations heard, so a read that overlapped one is not cached. */
+  private revocations = 0;
 
   constructor(
     private readonly credentials: CredentialsRepository,
@@ -50,9 +66,7 @@ export class CredentialAuthenticator implements OnModuleInit {
 
   async onModuleInit(): Promise<void> {
     try {
-      await this.store.subscribe(CREDENTIAL_REVOKED_CHANNEL, (publicKey) =>
-        this.cache.delete(publicKey),
-      );
+      await this.store.subscribe(CREDENTIAL_REVOKED_CHANNEL, (publicKey) => this.evict(publicKey));
     } catch (error: unknown) {
       // The 2 s cache lifetime still bounds revocation; fan-out only makes it immediate.
       this.logger.warn({ err: (error as Error).message }, 'revocation fan-out unavailable');
@@ -66,15 +80,19 @@ export class CredentialAuthenticator implements OnModuleInit {
     }
     const { publicKey, secret } = parsed;
     const entry = await this.lookup(publicKey);
+    if (entry?.verified && sameSecret(secret, entry.verified)) {
+      return entry.partner;
+    }
     if (!this.cipher.matches(secret, entry?.digest ?? UNKNOWN_DIGEST) || !entry) {
       throw unauthenticated();
     }
+    entry.verified = Buffer.from(secret, 'utf8');
     return entry.partner;
   }
 
   /** Evicts locally and tells every other replica. */
   async announceRevocation(publicKey: string): Promise<void> {
-    this.cache.delete(publicKey);
+    this.evict(publicKey);
     try {
       await this.store.publish(CREDENTIAL_REVOKED_CHANNEL, publicKey);
     } catch (error: unknown) {
@@ -86,35 +104,66 @@ export class CredentialAuthenticator implements OnModuleInit {
     }
   }
 
+  private evict(publicKey: string): void {
+    this.revocations += 1;
+    this.cache.delete(publicKey);
+  }
+
   private async lookup(publicKey: string): Promise<CacheEntry | null> {
     const cached = this.cache.get(publicKey);
     if (cached) {
+      if (performance.now() - cached.loadedAt >= REFRESH_AFTER_MS) {
+        this.refreshInBackground(publicKey);
+      }
       return cached;
     }
     if (this.unknown.has(publicKey)) {
       return null;
     }
-    const found = await this.credentials.findActiveWithOrganization(publicKey);
+    return this.load(publicKey);
+  }
+
+  /** Reads the credential and caches what it found, unless a revocation was heard meanwhile. */
+  private async load(publicKey: string): Promise<CacheEntry | null> {
+    const revocations = this.revocations;
+    const found = await this.credentials.findActiveForAuthentication(publicKey);
+    const cacheable = revocations === this.revocations;
     if (!found) {
+      this.cache.delete(publicKey);
       this.unknown.set(publicKey, true);
       return null;
     }
-    const { credential, organization } = found;
+    const previous = this.cache.get(publicKey);
     const entry: CacheEntry = {
-      digest: credential.secretDigest,
-      partner: {
-        credentialId: credential.id,
-        publicKey: credential.publicKey,
-        organizationId: organization.id,
-        livemode: credential.mode === 'live',
-        organizationStatus: organization.status,
-        feePercent: organization.feePercent,
-        providerActivated: organization.providerActivated,
-      },
+      partner: found.partner,
+      digest: found.secretDigest,
+      loadedAt: performance.now(),
+      verified: previous?.digest === found.secretDigest ? previous.verified : undefined,
     };
-    this.cache.set(publicKey, entry);
+    if (cacheable) {
+      this.cache.set(publicKey, entry);
+    }
     return entry;
   }
+
+  private refreshInBackground(publicKey: string): void {
+    if (this.refreshing.has(publicKey)) {
+      return;
+    }
+    this.refreshing.add(publicKey);
+    this.load(publicKey)
+      .catch((error: unknown) => {
+        // The entry still expires on time; the next request after that reads it in the foreground.
+        this.logger.warn({ err: (error as Error).message }, 'credential refresh failed');
+      })
+      .finally(() => this.refreshing.delete(publicKey));
+  }
+}
+
+/** Constant time for a secret of the verified one's length (every well-formed secret's). */
+function sameSecret(secret: string, verified: Buffer): boolean {
+  const presented = Buffer.from(secret, 'utf8');
+  return presented.length === verified.length && timingSafeEqual(presented, verified);
 }
 
 /** `<public_key>:<secret>` of one mode: a live key with a test secret is no credential at all. */

@@ -1,21 +1,32 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Repository } from 'typeorm';
-import { CredentialEntity, OrganizationEntity } from '#app/persistence';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { DataSource, IsNull, Repository } from 'typeorm';
+import { CredentialEntity, PreparedReads } from '#app/persistence';
+import type { AuthenticatedPartner } from './partner.js';
 
-/** A credential with the organization state authentication needs. */
-export interface CredentialWithOrganization {
-  credential: CredentialEntity;
-  organization: OrganizationEntity;
+/** An active credential and the organization state authentication needs. */
+export interface CredentialForAuthentication {
+  partner: AuthenticatedPartner;
+  secretDigest: string;
 }
+
+const AUTHENTICATION_SQL = `SELECT c.id AS "credentialId", c.public_key AS "publicKey",
+       c.organization_id AS "organizationId", c.mode = 'live' AS livemode,
+       o.status AS "organizationStatus", o.fee_percent AS "feePercent",
+       o.provider_activated AS "providerActivated", c.secret_digest AS "secretDigest"
+  FROM credentials c JOIN organizations o ON o.id = c.organization_id
+ WHERE c.public_key = $1 AND c.revoked_at IS NULL`;
 
 @Injectable()
 export class CredentialsRepository {
+  private readonly prepared: PreparedReads;
+
   constructor(
     @InjectRepository(CredentialEntity) private readonly repository: Repository<CredentialEntity>,
-    @InjectRepository(OrganizationEntity)
-    private readonly organizations: Repository<OrganizationEntity>,
-  ) {}
+    @InjectDataSource() dataSource: DataSource,
+  ) {
+    this.prepared = new PreparedReads(dataSource);
+  }
 
   create(
     credential: Pick<
@@ -30,13 +41,21 @@ export class CredentialsRepository {
     return this.repository.findOneBy({ publicKey });
   }
 
-  async findActiveWithOrganization(publicKey: string): Promise<CredentialWithOrganization | null> {
-    const credential = await this.repository.findOneBy({ publicKey, revokedAt: IsNull() });
-    if (!credential) {
+  /** An unrevoked credential with its organization's state, in one prepared read. */
+  async findActiveForAuthentication(
+    publicKey: string,
+  ): Promise<CredentialForAuthentication | null> {
+    const rows = await this.prepared.rows<AuthenticatedPartner & { secretDigest: string }>(
+      'credential-for-authentication',
+      AUTHENTICATION_SQL,
+      [publicKey],
+    );
+    const row = rows[0];
+    if (!row) {
       return null;
     }
-    const organization = await this.organizations.findOneBy({ id: credential.organizationId });
-    return organization ? { credential, organization } : null;
+    const { secretDigest, ...partner } = row;
+    return { partner, secretDigest };
   }
 
   listForOrganization(organizationId: string): Promise<CredentialEntity[]> {

@@ -61,7 +61,8 @@ export class RedisStore implements KeyValueStore {
   private readonly client: Redis;
   private subscriber: Redis | null = null;
   private readonly handlers = new Map<string, ((message: string) => void)[]>();
-  private readonly scripts = new Set<string>();
+  /** Command names of the scripts defined on the client, by source, then by key count. */
+  private readonly scripts = new Map<string, string[]>();
 
   constructor(
     private readonly url: string,
@@ -108,10 +109,16 @@ export class RedisStore implements KeyValueStore {
    * restart), so each call sends the arguments only, not the source. Keys get the prefix.
    */
   private async script(lua: string, keys: string[], args: (string | number)[]): Promise<unknown> {
-    const name = `script${createHash('sha1').update(lua).digest('hex')}k${keys.length}`;
-    if (!this.scripts.has(name)) {
+    let names = this.scripts.get(lua);
+    if (names === undefined) {
+      names = [];
+      this.scripts.set(lua, names);
+    }
+    let name = names[keys.length];
+    if (name === undefined) {
+      name = `script${createHash('sha1').update(lua).digest('hex')}k${keys.length}`;
       this.client.defineCommand(name, { numberOfKeys: keys.length, lua });
-      this.scripts.add(name);
+      names[keys.length] = name;
     }
     const command = (
       this.client as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>

@@ -28,6 +28,7 @@ import {
 } from './idempotency.repository.js';
 import { bodyFingerprint } from './idempotency-key.js';
 import { SWAP_CREATION_OPTIONS, SwapCreationService } from './swap-creation.service.js';
+import { swapViewRow, type SwapViewRow } from './swap.view.js';
 import { SwapsRepository } from './swaps.repository.js';
 
 const PAYOUT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
@@ -163,6 +164,19 @@ class FakeSwaps {
         s.id === id && s.organizationId === owner.organizationId && s.livemode === owner.livemode,
     );
     return Promise.resolve(swap ?? null);
+  }
+
+  async findViewByIdForOrg(
+    id: string,
+    owner: { organizationId: string; livemode: boolean },
+  ): Promise<SwapViewRow | null> {
+    const swap = await this.findByIdForOrg(id, owner);
+    return swap && swapViewRow(swap);
+  }
+
+  /** Replays here take the reservation path; the one-read path is in test/swaps.e2e-spec.ts. */
+  findCompletedKeySwap(): Promise<null> {
+    return Promise.resolve(null);
   }
 
   isHeld(providerTransactionId: string): Promise<boolean> {

@@ -33,7 +33,7 @@ import {
 import { bodyFingerprint, parseIdempotencyKey } from './idempotency-key.js';
 import { newSwapId } from './swap-id.js';
 import { buildSwap } from './swap.factory.js';
-import { toSwapView, type SwapView } from './swap.view.js';
+import { toSwapView, viewOfRow, type SwapView } from './swap.view.js';
 import { SwapsRepository } from './swaps.repository.js';
 
 export interface SwapCreationOptions {
@@ -101,7 +101,13 @@ export class SwapCreationService {
   ): Promise<CreatedSwap<SwapView>> {
     const key = parseIdempotencyKey(idempotencyKey);
     assertModeFields(input);
-    const reservation = await this.reserve(partner.credentialId, key, bodyFingerprint(input));
+    const fingerprint = bodyFingerprint(input);
+    // Retries are the common case: a completed key and its swap answer them in one read.
+    const completed = await this.swaps.findCompletedKeySwap(partner.credentialId, key, partner);
+    if (completed?.swap && completed.fingerprint === fingerprint) {
+      return { swap: viewOfRow(completed.swap), replayed: true };
+    }
+    const reservation = await this.reserve(partner.credentialId, key, fingerprint);
     if (reservation.outcome === 'replay') {
       return {
         swap: await this.stored(reservation.swapId, partner),
@@ -373,11 +379,11 @@ export class SwapCreationService {
   }
 
   private async stored(swapId: string, owner: OwnerScope): Promise<SwapView> {
-    const swap = await this.swaps.findByIdForOrg(swapId, owner);
+    const swap = await this.swaps.findViewByIdForOrg(swapId, owner);
     if (!swap) {
       throw new AppError(ErrorCode.NotFound, 'Swap not found.');
     }
-    return toSwapView(swap);
+    return viewOfRow(swap);
   }
 
   /**

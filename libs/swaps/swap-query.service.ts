@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { isSwapId } from './swap-id.js';
-import { toSwapView, type SwapView } from './swap.view.js';
+import { viewOfRow, type SwapView } from './swap.view.js';
 import { SwapsRepository, type SwapListQuery } from './swaps.repository.js';
 
 /** Reads of stored swaps, always scoped to the caller's organization and mode. */
@@ -11,14 +11,14 @@ export class SwapQueryService {
   constructor(private readonly swaps: SwapsRepository) {}
 
   async get(id: string, owner: OwnerScope): Promise<SwapView> {
-    const swap = isSwapId(id) ? await this.swaps.findByIdForOrg(id, owner) : null;
+    const swap = isSwapId(id) ? await this.swaps.findViewByIdForOrg(id, owner) : null;
     if (!swap) {
       throw new AppError(ErrorCode.NotFound, 'Swap not found.');
     }
-    return toSwapView(swap);
+    return viewOfRow(swap);
   }
 
   async list(owner: OwnerScope, query: SwapListQuery): Promise<SwapView[]> {
-    return (await this.swaps.listForOrg(owner, query)).map(toSwapView);
+    return (await this.swaps.listViewsForOrg(owner, query)).map(viewOfRow);
   }
 }

@@ -32,27 +32,90 @@ export interface SwapView {
   createdAt: string;
 }
 
+/**
+ * A stored swap as a partner read selects it: the columns of the view, timestamps already in ISO
+ * form (`SwapsRepository` selects exactly these). Both the entity and a selected row become a
+ * view through `viewOfRow`, so the two cannot drift apart.
+ */
+export interface SwapViewRow {
+  id: string;
+  status: SwapStatus;
+  mode: SwapMode;
+  livemode: boolean;
+  from: string;
+  to: string;
+  amountFrom: string;
+  amountExpectedTo: string | null;
+  amountActualFrom: string | null;
+  amountActualTo: string | null;
+  networkFee: string | null;
+  actualNetworkFee: string | null;
+  rate: string | null;
+  amountAnomalyPct: string | null;
+  payinAddress: string;
+  payoutAddress: string;
+  refundAddress: string | null;
+  payinHash: string | null;
+  payoutHash: string | null;
+  moneyReceivedAt: string | null;
+  moneySentAt: string | null;
+  partnerReferenceId: string | null;
+  payTill: string | null;
+  createdAt: string;
+}
+
 function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
 }
 
-export function toSwapView(swap: SwapEntity): SwapView {
+export function viewOfRow(row: SwapViewRow): SwapView {
+  return {
+    id: row.id,
+    providerSwapId: row.id,
+    status: row.status,
+    mode: row.mode,
+    livemode: row.livemode,
+    from: row.from,
+    to: row.to,
+    amountFrom: row.amountFrom,
+    amountExpectedFrom: row.amountFrom,
+    amountExpectedTo: row.amountExpectedTo ?? '0',
+    amountActualFrom: row.amountActualFrom,
+    amountActualTo: row.amountActualTo,
+    networkFee: row.networkFee,
+    actualNetworkFee: row.actualNetworkFee,
+    rate: row.rate,
+    payinAddress: row.payinAddress,
+    payoutAddress: row.payoutAddress,
+    refundAddress: row.refundAddress,
+    payinHash: row.payinHash,
+    payoutHash: row.payoutHash,
+    moneyReceivedAt: row.moneyReceivedAt,
+    moneySentAt: row.moneySentAt,
+    amountAnomalyPct: row.amountAnomalyPct ?? anomalyPercent(row.amountFrom, row.amountActualFrom),
+    partnerReferenceId: row.partnerReferenceId,
+    payTill: row.payTill,
+    createdAt: row.createdAt,
+  };
+}
+
+/** A stored entity as the row a partner read selects. */
+export function swapViewRow(swap: SwapEntity): SwapViewRow {
   return {
     id: swap.id,
-    providerSwapId: swap.id,
     status: swap.status,
     mode: swap.mode,
     livemode: swap.livemode,
     from: swap.from,
     to: swap.to,
     amountFrom: swap.amountFrom,
-    amountExpectedFrom: swap.amountFrom,
-    amountExpectedTo: swap.amountExpectedTo ?? '0',
+    amountExpectedTo: swap.amountExpectedTo,
     amountActualFrom: swap.amountActualFrom,
     amountActualTo: swap.amountActualTo,
     networkFee: swap.networkFee,
     actualNetworkFee: swap.actualNetworkFee,
     rate: swap.rate,
+    amountAnomalyPct: swap.amountAnomalyPct,
     payinAddress: swap.payinAddress,
     payoutAddress: swap.payoutAddress,
     refundAddress: swap.refundAddress,
@@ -60,10 +123,12 @@ export function toSwapView(swap: SwapEntity): SwapView {
     payoutHash: swap.payoutHash,
     moneyReceivedAt: iso(swap.moneyReceivedAt),
     moneySentAt: iso(swap.moneySentAt),
-    amountAnomalyPct:
-      swap.amountAnomalyPct ?? anomalyPercent(swap.amountFrom, swap.amountActualFrom),
     partnerReferenceId: swap.partnerReferenceId,
     payTill: iso(swap.payTill),
     createdAt: swap.createdAt.toISOString(),
   };
+}
+
+export function toSwapView(swap: SwapEntity): SwapView {
+  return viewOfRow(swapViewRow(swap));
 }

@@ -2,14 +2,77 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type OwnerScope, type SwapStatus, TERMINAL_STATUSES } from '#app/domain';
-import { EntityColumns, SwapEntity } from '#app/persistence';
+import { EntityColumns, PreparedReads, SwapEntity } from '#app/persistence';
 import type { PolledSwap, PolledUpdate, RefreshedSwap } from './polled-swap.js';
+import type { SwapViewRow } from './swap.view.js';
 
 export interface SwapListQuery {
   limit: number;
   offset: number;
   partnerReferenceId?: string;
 }
+
+/** Each field of a partner read and the column it comes from; timestamps are read as ISO text. */
+const VIEW_COLUMNS: Record<keyof SwapViewRow, { column: string; iso?: true }> = {
+  id: { column: 'id' },
+  status: { column: 'status' },
+  mode: { column: 'mode' },
+  livemode: { column: 'livemode' },
+  from: { column: 'from_ticker' },
+  to: { column: 'to_ticker' },
+  amountFrom: { column: 'amount_from' },
+  amountExpectedTo: { column: 'amount_expected_to' },
+  amountActualFrom: { column: 'amount_actual_from' },
+  amountActualTo: { column: 'amount_actual_to' },
+  networkFee: { column: 'network_fee' },
+  actualNetworkFee: { column: 'actual_network_fee' },
+  rate: { column: 'rate' },
+  amountAnomalyPct: { column: 'amount_anomaly_pct' },
+  payinAddress: { column: 'payin_address' },
+  payoutAddress: { column: 'payout_address' },
+  refundAddress: { column: 'refund_address' },
+  payinHash: { column: 'payin_hash' },
+  payoutHash: { column: 'payout_hash' },
+  moneyReceivedAt: { column: 'money_received_at', iso: true },
+  moneySentAt: { column: 'money_sent_at', iso: true },
+  partnerReferenceId: { column: 'partner_reference_id' },
+  payTill: { column: 'pay_till', iso: true },
+  createdAt: { column: 'created_at', iso: true },
+};
+
+/**
+ * The select list of a `SwapViewRow` from the swaps aliased `alias`. A timestamp becomes text
+ * exactly as `Date.toISOString` writes it (UTC, milliseconds truncated), so no row pays for
+ * parsing it into a `Date` only to print it again.
+ */
+function viewSelect(alias: string): string {
+  return Object.entries(VIEW_COLUMNS)
+    .map(([field, { column, iso }]) =>
+      iso
+        ? `to_char(${alias}.${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "${field}"`
+        : `${alias}.${column} AS "${field}"`,
+    )
+    .join(', ');
+}
+
+const VIEW_BY_ID_SQL = `SELECT ${viewSelect('s')} FROM swaps s
+  WHERE s.id = $1 AND s.organization_id = $2 AND s.livemode = $3`;
+
+function viewListSql(byReference: boolean): string {
+  return `SELECT ${viewSelect('s')} FROM swaps s
+    WHERE s.organization_id = $1 AND s.livemode = $4
+      ${byReference ? 'AND s.partner_reference_id = $5' : ''}
+    ORDER BY s.created_at DESC, s.id DESC LIMIT $2 OFFSET $3`;
+}
+
+const VIEW_LIST_SQL = viewListSql(false);
+const VIEW_LIST_BY_REFERENCE_SQL = viewListSql(true);
+
+/** A completed, unexpired key of a credential with its swap if that is the owner's (else nulls). */
+const REPLAY_SQL = `SELECT k.fingerprint AS "keyFingerprint", ${viewSelect('s')}
+    FROM idempotency_keys k
+    LEFT JOIN swaps s ON s.id = k.swap_id AND s.organization_id = $3 AND s.livemode = $4
+   WHERE k.credential_id = $1 AND k.key = $2 AND k.state = 'completed' AND k.expires_at > now()`;
 
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(',');
 /** What a refresh reads of a swap (`s`) and its organization (`o`). */
@@ -52,9 +115,11 @@ function rowsOf<T>(result: [T[], number] | T[]): T[] {
 @Injectable()
 export class SwapsRepository {
   private readonly columns: EntityColumns<SwapEntity>;
+  private readonly prepared: PreparedReads;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.columns = new EntityColumns(dataSource, SwapEntity);
+    this.prepared = new PreparedReads(dataSource);
   }
 
   async insert(manager: EntityManager, swap: SwapEntity): Promise<void> {
@@ -92,22 +157,22 @@ export class SwapsRepository {
     return rows.length > 0 ? this.columns.toEntity(rows[0]) : null;
   }
 
-  /** Whether a swap of this mode holds the provider transaction already. */
-  async isHeld(providerTransactionId: string, livemode: boolean): Promise<boolean> {
-    const rows = await this.dataSource.query<unknown[]>(
-      `SELECT 1 FROM swaps WHERE provider_transaction_id = $1 AND livemode = $2 LIMIT 1`,
-      [providerTransactionId, livemode],
-    );
-    return rows.length > 0;
+  /** `findByIdForOrg` as a partner reads it: one prepared statement, the view's columns only. */
+  async findViewByIdForOrg(id: string, owner: OwnerScope): Promise<SwapViewRow | null> {
+    const rows = await this.prepared.rows<SwapViewRow>('swap-view-by-id', VIEW_BY_ID_SQL, [
+      id,
+      owner.organizationId,
+      owner.livemode,
+    ]);
+    return rows[0] ?? null;
   }
 
-  async listForOrg(owner: OwnerScope, query: SwapListQuery): Promise<SwapEntity[]> {
+  /** The owner's swaps, newest first, as a partner reads them. */
+  async listViewsForOrg(owner: OwnerScope, query: SwapListQuery): Promise<SwapViewRow[]> {
     const byReference = query.partnerReferenceId !== undefined;
-    const rows = await this.dataSource.query<Record<string, unknown>[]>(
-      `SELECT ${this.columns.list} FROM swaps
-        WHERE organization_id = $1 AND livemode = $4
-          ${byReference ? 'AND partner_reference_id = $5' : ''}
-        ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3`,
+    return this.prepared.rows<SwapViewRow>(
+      byReference ? 'swap-views-by-reference' : 'swap-views',
+      byReference ? VIEW_LIST_BY_REFERENCE_SQL : VIEW_LIST_SQL,
       [
         owner.organizationId,
         query.limit,
@@ -116,7 +181,37 @@ export class SwapsRepository {
         ...(byReference ? [query.partnerReferenceId] : []),
       ],
     );
-    return rows.map((row) => this.columns.toEntity(row));
+  }
+
+  /**
+   * A retry's answer in one read: the credential's completed, unexpired key with the swap it
+   * created, if that swap is the owner's (null: no such key yet).
+   */
+  async findCompletedKeySwap(
+    credentialId: string,
+    key: string,
+    owner: OwnerScope,
+  ): Promise<{ fingerprint: string; swap: SwapViewRow | null } | null> {
+    const rows = await this.prepared.rows<SwapViewRow & { keyFingerprint: string }>(
+      'swap-view-of-completed-key',
+      REPLAY_SQL,
+      [credentialId, key, owner.organizationId, owner.livemode],
+    );
+    const row = rows[0];
+    if (!row) {
+      return null;
+    }
+    const { keyFingerprint, ...swap } = row;
+    return { fingerprint: keyFingerprint, swap: swap.id === null ? null : swap };
+  }
+
+  /** Whether a swap of this mode holds the provider transaction already. */
+  async isHeld(providerTransactionId: string, livemode: boolean): Promise<boolean> {
+    const rows = await this.dataSource.query<unknown[]>(
+      `SELECT 1 FROM swaps WHERE provider_transaction_id = $1 AND livemode = $2 LIMIT 1`,
+      [providerTransactionId, livemode],
+    );
+    return rows.length > 0;
   }
 
   /** Creation time of the mode's oldest swap still to refresh; null when none is. */

@@ -4,23 +4,40 @@ import {
   InjectThrottlerOptions,
   InjectThrottlerStorage,
   ThrottlerGuard,
+  type ThrottlerGenerateKeyFunction,
+  type ThrottlerGetTrackerFunction,
   type ThrottlerModuleOptions,
-  type ThrottlerRequest,
+  type ThrottlerOptions,
   type ThrottlerStorage,
 } from '@nestjs/throttler';
-import type { Response } from 'express';
-import { rateLimited } from '#app/rate-limit';
+import type { Request, Response } from 'express';
+import { rateLimited, type RateLimitPolicy } from '#app/rate-limit';
 import { RequestLimits, type LimitCheck } from './request-limits.js';
 
+/** One named throttler a route is counted against, as the module registered it. */
+interface PlannedLimit {
+  policy: RateLimitPolicy;
+  getTracker: ThrottlerGetTrackerFunction;
+  generateKey: ThrottlerGenerateKeyFunction;
+}
+
+function fixed(value: ThrottlerOptions['limit'], what: string, name: string): number {
+  if (typeof value !== 'number') {
+    throw new Error(`throttler ${name}: ${what} must be a number`);
+  }
+  return value;
+}
+
 /**
- * `@nestjs/throttler`'s guard, counting every limit the route declares in one store round trip:
- * the base class resolves which named throttlers apply and their trackers; this class gathers
- * them and counts them together, with the spec's headers and error envelope instead of the
- * library's `X-RateLimit-*` and exception.
+ * `@nestjs/throttler`'s guard, counting every limit the route declares in one store round trip,
+ * with the spec's headers and error envelope instead of the library's `X-RateLimit-*` and
+ * exception. Which of the module's named throttlers apply to a route (their `skipIf`), with what
+ * limit, window, tracker and key, is fixed when the app starts: it is resolved on a route's first
+ * request and kept, so a request only computes its trackers and counts.
  */
 @Injectable()
 export class RateLimitGuard extends ThrottlerGuard {
-  private readonly planned = new WeakMap<object, LimitCheck[]>();
+  private readonly plans = new WeakMap<object, PlannedLimit[]>();
 
   constructor(
     @InjectThrottlerOptions() options: ThrottlerModuleOptions,
@@ -32,31 +49,46 @@ export class RateLimitGuard extends ThrottlerGuard {
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
-    const { req, res } = this.getRequestResponse(context);
+    const http = context.switchToHttp();
+    const req = http.getRequest<Request>();
     const checks: LimitCheck[] = [];
-    this.planned.set(req, checks);
-    try {
-      await super.canActivate(context);
-    } finally {
-      this.planned.delete(req);
+    for (const { policy, getTracker, generateKey } of this.plan(context)) {
+      const pending = getTracker(req, context);
+      const tracker = typeof pending === 'string' ? pending : await pending;
+      checks.push({ policy, key: generateKey(context, tracker, policy.name) });
     }
-    const nearest = await this.limits.count(res as Response, checks);
+    const nearest = await this.limits.count(http.getResponse<Response>(), checks);
     if (nearest?.exceeded) {
       throw rateLimited(nearest);
     }
     return true;
   }
 
-  /** Called by the base class once per applicable throttler: plan it, count later. */
-  protected override async handleRequest(request: ThrottlerRequest): Promise<boolean> {
-    const { context, throttler, limit, ttl } = request;
-    const { req } = this.getRequestResponse(context);
-    const name = throttler.name ?? 'default';
-    const tracker = await request.getTracker(req, context);
-    this.planned.get(req)?.push({
-      policy: { name, limit, windowSeconds: ttl / 1000 },
-      key: request.generateKey(context, tracker, name),
-    });
-    return true;
+  private plan(context: ExecutionContext): PlannedLimit[] {
+    const handler = context.getHandler();
+    let plan = this.plans.get(handler);
+    if (plan === undefined) {
+      plan = this.throttlers
+        .filter((throttler) => !(throttler.skipIf ?? this.commonOptions.skipIf)?.(context))
+        .map((throttler) => {
+          const name = throttler.name ?? 'default';
+          const getTracker = throttler.getTracker ?? this.commonOptions.getTracker;
+          const generateKey = throttler.generateKey ?? this.commonOptions.generateKey;
+          if (!getTracker || !generateKey) {
+            throw new Error(`throttler ${name} needs a tracker and a key generator`);
+          }
+          return {
+            policy: {
+              name,
+              limit: fixed(throttler.limit, 'limit', name),
+              windowSeconds: fixed(throttler.ttl, 'ttl', name) / 1000,
+            },
+            getTracker,
+            generateKey,
+          };
+        });
+      this.plans.set(handler, plan);
+    }
+    return plan;
   }
 }
