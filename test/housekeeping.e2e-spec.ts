@@ -58,6 +58,7 @@ describe(HousekeepingTick.name, () => {
     expect(await poller.context.get(HousekeepingService).purgeExpired()).toEqual({
       idempotencyKeys: 1,
       fixedRates: 1,
+      events: 0,
     });
     await sut.purge();
 
@@ -65,5 +66,48 @@ describe(HousekeepingTick.name, () => {
     expect(keys.map((k) => k.key)).toEqual(['live']);
     const rates = await db.query<{ id: string }[]>('SELECT id FROM fixed_rates ORDER BY id');
     expect(rates.map((r) => r.id)).toEqual(['recent', 'used']);
+  });
+
+  it('keeps events 30 days, then deletes them after their finished deliveries, never a pending one', async () => {
+    const partner = await createPartner(api.app, { mode: 'test' });
+    await db.query(
+      `INSERT INTO swaps (id, organization_id, livemode, status, mode, from_ticker, to_ticker,
+         amount_from, amount_expected_to, payin_address, payout_address)
+       VALUES ('00000000000000aa', $1, false, 'finished', 'float', 'btc', 'eth', 1, 1, 'a', 'b')`,
+      [partner.organizationId],
+    );
+    await db.query(
+      `INSERT INTO webhook_endpoints (id, organization_id, livemode, url, events, secret_ciphertext)
+       VALUES ('we_00000000000000000000aaaa', $1, false, 'https://example.com/h', '{swap.created}', 'x')`,
+      [partner.organizationId],
+    );
+    const event = (id: string, age: string) =>
+      db.query(
+        `INSERT INTO events (id, organization_id, livemode, type, swap_id, data, created_at)
+         VALUES ($1, $2, false, 'swap.created', '00000000000000aa', '{}', now() - $3::interval)`,
+        [id, partner.organizationId, age],
+      );
+    await event('evt_0000000000000000000000a1', '31 days');
+    await event('evt_0000000000000000000000a2', '31 days');
+    await event('evt_0000000000000000000000a3', '31 days');
+    await event('evt_0000000000000000000000a4', '29 days');
+    await db.query(
+      `INSERT INTO webhook_deliveries (endpoint_id, event_id, status) VALUES
+         ('we_00000000000000000000aaaa', 'evt_0000000000000000000000a2', 'failed'),
+         ('we_00000000000000000000aaaa', 'evt_0000000000000000000000a3', 'pending')`,
+    );
+
+    const purged = await poller.context.get(HousekeepingService).purgeExpired();
+
+    expect(purged.events).toBe(2);
+    const left = await db.query<{ id: string }[]>('SELECT id FROM events ORDER BY id');
+    expect(left.map((e) => e.id)).toEqual([
+      'evt_0000000000000000000000a3',
+      'evt_0000000000000000000000a4',
+    ]);
+    const deliveries = await db.query<{ event_id: string }[]>(
+      'SELECT event_id FROM webhook_deliveries',
+    );
+    expect(deliveries.map((d) => d.event_id)).toEqual(['evt_0000000000000000000000a3']);
   });
 });

@@ -543,6 +543,19 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
         amountAnomalyPct: '20',
         createdAt: '2025-01-01T09:55:00.000Z',
       });
+      // Its history starts with swap.created, as a swap created here does (issue 17); the
+      // skipped re-import recorded nothing.
+      const history = await request(api.url)
+        .get(`/v1/swaps/${id}/events`)
+        .set('Authorization', owner.authorization)
+        .expect(200);
+      expect(history.body.events).toMatchObject([
+        {
+          type: 'swap.created',
+          livemode: true,
+          data: { swap: res.body.swap, previousStatus: null },
+        },
+      ]);
       await request(api.url)
         .get(`/v1/swaps/${id}`)
         .set('Authorization', partner.authorization)

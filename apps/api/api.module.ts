@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { ApiConfig } from '#app/config';
+import { EventsModule as EventsDomainModule } from '#app/events';
 import { HealthModule } from '#app/health';
 import { PartnersModule } from '#app/partners';
 import { PersistenceModule } from '#app/persistence';
@@ -7,10 +8,12 @@ import { ProviderModule } from '#app/provider';
 import { RateLimitModule, UpstreamGateModule } from '#app/rate-limit';
 import { RedisModule } from '#app/redis';
 import { SwapsModule as SwapsDomainModule } from '#app/swaps';
+import { WebhookOutbox, WebhooksDataModule, WebhooksModule } from '#app/webhooks';
 import { AddressesModule } from './addresses/addresses.module.js';
 import { AdminAuthModule } from './admin/admin-auth.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { CurrenciesModule } from './currencies/currencies.module.js';
+import { EventsModule } from './events/events.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
 import { PairsModule } from './pairs/pairs.module.js';
@@ -19,6 +22,7 @@ import { QuotesModule } from './quotes/quotes.module.js';
 import { RateLimitingModule } from './rate-limiting/rate-limiting.module.js';
 import { SwapsModule } from './swaps/swaps.module.js';
 import { TestHelpersModule } from './test-helpers/test-helpers.module.js';
+import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module.js';
 
 @Module({})
 export class ApiModule {
@@ -45,6 +49,10 @@ export class ApiModule {
         PublicQuotesModule,
         SwapsDomainModule.forRoot({ providerTimeoutMs: config.provider.timeoutMs }),
         SwapsModule,
+        EventsDomainModule.forRoot({ imports: [WebhooksDataModule], outbox: WebhookOutbox }),
+        EventsModule,
+        WebhooksModule.forRoot({ allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+        WebhookEndpointsModule,
         TestHelpersModule.forRoot({
           testProviderUrl: config.testProvider?.url ?? null,
           timeoutMs: config.provider.timeoutMs,

@@ -27,6 +27,8 @@ await runProcess('embedded', async () => {
     CREDENTIAL_ENCRYPTION_KEY: secrets.credentialEncryptionKey,
     PROVIDER_PRIVATE_KEY: secrets.providerPrivateKeyPem,
     SANDBOX_PUBLIC_KEY: secrets.providerPublicKeyPem,
+    // A local receiver (http://127.0.0.1:…) is what a developer's webhooks go to.
+    WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
     ...process.env,
   };
   // A person at a terminal reads lines; piped to a file or a collector, it stays JSON.

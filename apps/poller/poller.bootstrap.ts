@@ -2,10 +2,12 @@ import type { Server } from 'node:http';
 import { INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { Logger as Pino } from 'pino';
+import { Registry } from 'prom-client';
 import { PollerConfig } from '#app/config';
 import { HealthService, startProbeServer } from '#app/health';
 import { PinoNestLogger } from '#app/logging';
 import { PollMetrics } from '#app/settlement';
+import { WebhookMetrics } from '#app/webhooks';
 import { PollerModule } from './poller.module.js';
 import { SwapPollerTick } from './swap-poller.tick.js';
 
@@ -33,7 +35,7 @@ export async function startPoller(
   const probes = await startProbeServer(
     config.healthPort,
     context.get(HealthService),
-    context.get(PollMetrics).registry,
+    Registry.merge([context.get(PollMetrics).registry, context.get(WebhookMetrics).registry]),
   );
   return {
     context,

@@ -55,6 +55,18 @@ export const DEFAULT_HTTP_SERVER: HttpServerConfig = {
   keepAliveTimeoutMs: 65_000,
 };
 
+/** Webhook delivery settings (issue 17), shared by the api (URL checks) and the poller (sends). */
+export interface WebhookConfig {
+  /**
+   * `WEBHOOK_ALLOW_PRIVATE_TARGETS`: private, loopback and other non-public targets and `http://`
+   * in live mode. Defaults to true when `APP_ENV` is `development` or `test` (and in the
+   * embedded start), false otherwise.
+   */
+  allowPrivateTargets: boolean;
+  /** `WEBHOOK_RETRY_BASE_MS`: the first retry's delay; later ones grow about ×6 each. */
+  retryBaseMs: number;
+}
+
 export interface ApiConfig extends CommonConfig {
   port: number;
   http: HttpServerConfig;
@@ -62,6 +74,7 @@ export interface ApiConfig extends CommonConfig {
   adminToken: string;
   credentialEncryptionKey: Buffer;
   fixedRateTtlSeconds: number;
+  webhooks: WebhookConfig;
   database: DatabaseConfig;
   redis: RedisConfig;
   provider: ProviderConfig;
@@ -82,6 +95,16 @@ export interface PollerConfig extends CommonConfig {
   leaseMs: number;
   /** Swaps claimed per batch; the provider is asked for them 10 ids per call. */
   batchSize: number;
+  /** Decrypts webhook endpoint secrets, which the api encrypted (`CREDENTIAL_ENCRYPTION_KEY`). */
+  credentialEncryptionKey: Buffer;
+  webhooks: WebhookConfig;
+  /** `WEBHOOK_TICK_MS`: how often the poller looks for due webhook deliveries. */
+  webhookTickMs: number;
+  /**
+   * `WEBHOOK_LEASE_MS`: how long a claimed delivery stays leased; longer than one send (10 s)
+   * and its write-back, so only a dead poller's deliveries are taken over.
+   */
+  webhookLeaseMs: number;
   database: DatabaseConfig;
   redis: RedisConfig;
   provider: ProviderConfig;
@@ -188,11 +211,27 @@ function redis(reader: EnvReader, options: LoadOptions): RedisConfig {
   return { url: url ?? null, keyPrefix: reader.optional('REDIS_KEY_PREFIX') ?? 'swap:' };
 }
 
+const PRIVATE_TARGET_ENVS = ['development', 'test'];
+
+function webhooks(reader: EnvReader, appEnv: string): WebhookConfig {
+  const allow = reader.oneOf(
+    'WEBHOOK_ALLOW_PRIVATE_TARGETS',
+    ['true', 'false'],
+    PRIVATE_TARGET_ENVS.includes(appEnv) ? 'true' : 'false',
+  );
+  return {
+    allowPrivateTargets: allow === 'true',
+    retryBaseMs: reader.integer('WEBHOOK_RETRY_BASE_MS', 5000, 10, 3_600_000),
+  };
+}
+
 export function loadApiConfig(env: Env, options: LoadOptions = {}): ApiConfig {
   const reader = new EnvReader(env);
   const live = provider(reader);
+  const shared = common(reader);
   return {
-    ...common(reader),
+    ...shared,
+    webhooks: webhooks(reader, shared.appEnv),
     database: database(reader, DATABASE_TIMEOUT_MS.api),
     redis: redis(reader, options),
     provider: live,
@@ -234,8 +273,13 @@ export function loadPollerConfig(env: Env, options: LoadOptions = {}): PollerCon
     60000,
   );
   const live = provider(reader);
+  const shared = common(reader);
   return {
-    ...common(reader),
+    ...shared,
+    credentialEncryptionKey: reader.base64Key('CREDENTIAL_ENCRYPTION_KEY', 32),
+    webhooks: webhooks(reader, shared.appEnv),
+    webhookTickMs: reader.integer('WEBHOOK_TICK_MS', 250, 10, 60000),
+    webhookLeaseMs: reader.integer('WEBHOOK_LEASE_MS', 30000, 1000, 3600000),
     database: database(reader, DATABASE_TIMEOUT_MS.poller),
     redis: redis(reader, options),
     provider: live,

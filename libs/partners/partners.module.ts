@@ -27,6 +27,7 @@ export class PartnersModule {
         OrganizationsService,
       ],
       exports: [
+        CredentialCipher,
         CredentialAuthenticator,
         OrganizationsService,
         OrganizationsRepository,

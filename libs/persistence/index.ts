@@ -4,3 +4,4 @@ export * from './entity-columns.js';
 export * from './migrator.js';
 export * from './persistence.module.js';
 export * from './prepared-reads.js';
+export * from './query-rows.js';

@@ -2,6 +2,7 @@ import { DynamicModule, Global, Module } from '@nestjs/common';
 import { UPSTREAM_CALL_LISTENER } from '#app/provider';
 import { QuotesDataModule } from '#app/quotes';
 import { SwapsDataModule } from '#app/swaps';
+import { WebhooksDataModule } from '#app/webhooks';
 import { EarningsRepository } from './earnings.repository.js';
 import { EarningsService } from './earnings.service.js';
 import { HousekeepingService } from './housekeeping.service.js';
@@ -45,7 +46,10 @@ export class SwapRefreshModule {}
 })
 export class PollMetricsModule {}
 
-/** The status poller's work: claims, provider reports, transitions, settlement and earnings. */
+/**
+ * The status poller's work: claims, provider reports, transitions, settlement and earnings.
+ * Needs the global EventsModule of `#app/events`.
+ */
 @Module({})
 export class SettlementModule {
   /** Needs the global `LIQUIDITY_PROVIDERS` (ProviderModule). */
@@ -58,6 +62,7 @@ export class SettlementModule {
         SwapRefreshModule,
         SwapsDataModule,
         QuotesDataModule,
+        WebhooksDataModule,
       ],
       providers: [
         { provide: POLLING_OPTIONS, useValue: options },

@@ -9,6 +9,8 @@ import {
   type ProviderTransaction,
   type TransactionQuery,
 } from '#app/provider';
+import { EventRecorder } from '#app/events';
+import type { SwapEntity } from '#app/persistence';
 import { SwapsRepository, type PolledUpdate, type RefreshedSwap } from '#app/swaps';
 import { EarningsRepository, type PendingEarnings } from './earnings.repository.js';
 import { PollCyclesRepository, type PollCycle } from './poll-cycles.repository.js';
@@ -122,10 +124,10 @@ class FakeSwaps {
     owner: string | null,
     swap: RefreshedSwap,
     update: PolledUpdate,
-  ): Promise<boolean> {
+  ): Promise<SwapEntity | null> {
     const row = this.row(swap.id);
     if (row.swap.status !== swap.status || (owner !== null && row.leaseOwner !== owner)) {
-      return Promise.resolve(false);
+      return Promise.resolve(null);
     }
     Object.assign(row.swap, { status: update.status, ...update.fields });
     if (update.transition) {
@@ -133,7 +135,10 @@ class FakeSwaps {
     }
     row.leaseOwner = null;
     row.seen = true;
-    return Promise.resolve(true);
+    return Promise.resolve({
+      ...row.swap,
+      createdAt: new Date('2026-01-01'),
+    } as unknown as SwapEntity);
   }
 
   reschedule(owner: string, ids: string[], delayMs: number): Promise<void> {
@@ -218,6 +223,21 @@ class FakeEarnings {
   }
 }
 
+/** The partner events the refresher records: one per transition, with the swap as written. */
+class FakeEvents {
+  readonly changed: { swapId: string; status: string; previousStatus: string }[] = [];
+
+  swapStatusChanged(
+    _manager: unknown,
+    _organizationId: string,
+    swap: { id: string; status: string },
+    previousStatus: string,
+  ): Promise<void> {
+    this.changed.push({ swapId: swap.id, status: swap.status, previousStatus });
+    return Promise.resolve();
+  }
+}
+
 /** A provider that reports a status per transaction, and fails the calls the test says. */
 class ScriptedProvider implements Partial<LiquidityProvider> {
   readonly calls: TransactionQuery[] = [];
@@ -280,6 +300,7 @@ async function counter(metric: { get(): Promise<{ values: { value: number }[] }>
 describe(SwapPollingService.name, () => {
   let swaps: FakeSwaps;
   let earnings: FakeEarnings;
+  let events: FakeEvents;
   let live: ScriptedProvider;
   let test: ScriptedProvider;
   let metrics: PollMetrics;
@@ -297,6 +318,7 @@ describe(SwapPollingService.name, () => {
         { provide: SwapsRepository, useValue: swaps },
         { provide: PollCyclesRepository, useValue: cycles },
         { provide: EarningsRepository, useValue: earnings },
+        { provide: EventRecorder, useValue: events },
         {
           provide: UsdPricer,
           useValue: {
@@ -335,6 +357,7 @@ describe(SwapPollingService.name, () => {
   beforeEach(() => {
     swaps = new FakeSwaps();
     earnings = new FakeEarnings();
+    events = new FakeEvents();
     live = new ScriptedProvider('live');
     test = new ScriptedProvider('test');
     metrics = new PollMetrics();
@@ -420,6 +443,9 @@ describe(SwapPollingService.name, () => {
       expect(swaps.row('s1').swap.status).toBe('waiting');
       expect(swaps.row('s2').swap.status).toBe('finished');
       expect(swaps.row('s2').events).toEqual([{ from: 'waiting', to: 'finished' }]);
+      expect(events.changed).toEqual([
+        { swapId: 's2', status: 'finished', previousStatus: 'waiting' },
+      ]);
       expect(earnings.pending.map((e) => e.swapId)).toEqual(['s2']);
       expect(report.refreshed).toBe(1);
     });

@@ -3,8 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { Decimal } from 'decimal.js';
 import { DataSource } from 'typeorm';
 import type { SwapStatus } from '#app/domain';
+import { EventRecorder } from '#app/events';
 import type { ProviderTransaction } from '#app/provider';
-import { SwapsRepository, type PolledUpdate, type RefreshedSwap } from '#app/swaps';
+import { SwapsRepository, toSwapView, type PolledUpdate, type RefreshedSwap } from '#app/swaps';
 import { EarningsRepository, type PendingEarnings } from './earnings.repository.js';
 import { changesSwap, planSettlement } from './settlement-plan.js';
 
@@ -20,8 +21,8 @@ export type RefreshOutcome =
   | { kind: 'superseded' };
 
 /**
- * Applies a provider report to a stored swap: the status, the settlement fields, the event, and
- * for a live swap that just finished its earnings, in one transaction. The poller and the
+ * Applies a provider report to a stored swap: the status, the settlement fields, the history
+ * entry and the partner's `swap.status_changed` event, and for a live swap that just finished its earnings, in one transaction. The poller and the
  * test helpers (which refresh a swap at once) share it, so a swap moves by the same rules
  * whoever asked the provider.
  */
@@ -32,6 +33,7 @@ export class SwapRefresher {
   constructor(
     private readonly swaps: SwapsRepository,
     private readonly earnings: EarningsRepository,
+    private readonly events: EventRecorder,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
@@ -66,8 +68,17 @@ export class SwapRefresher {
         ? pendingEarnings(swap, plan.fields.amountActualFrom)
         : null;
     const written = await this.dataSource.transaction(async (manager) => {
-      if (!(await this.swaps.applyPolledUpdate(manager, owner, swap, update))) {
+      const stored = await this.swaps.applyPolledUpdate(manager, owner, swap, update);
+      if (!stored) {
         return false;
+      }
+      if (changed) {
+        await this.events.swapStatusChanged(
+          manager,
+          swap.organizationId,
+          toSwapView(stored),
+          plan.from,
+        );
       }
       if (earnings) {
         await this.earnings.addPendingWithin(manager, earnings);

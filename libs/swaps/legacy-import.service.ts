@@ -1,8 +1,12 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { SwapMode, SwapStatus } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
+import { EventRecorder } from '#app/events';
 import { AuditLogRepository, OrganizationsRepository } from '#app/partners';
 import { buildSwap } from './swap.factory.js';
+import { toSwapView } from './swap.view.js';
 import { SwapsRepository } from './swaps.repository.js';
 
 /** One swap of the previous system, in the spec's Swap shape plus its organization. */
@@ -38,7 +42,10 @@ function date(value: string | null | undefined): Date | null {
   return value ? new Date(value) : null;
 }
 
-/** `POST /admin/swaps/import` (DECISIONS §5): existing ids are skipped, never overwritten. */
+/**
+ * `POST /admin/swaps/import` (DECISIONS §5): existing ids are skipped, never overwritten; each
+ * swap imported gets its `swap.created` event in the same transaction.
+ */
 @Injectable()
 export class LegacyImportService {
   private readonly logger = new Logger(LegacyImportService.name);
@@ -47,6 +54,8 @@ export class LegacyImportService {
     private readonly swaps: SwapsRepository,
     private readonly organizations: OrganizationsRepository,
     private readonly audit: AuditLogRepository,
+    private readonly events: EventRecorder,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
   async import(legacy: LegacySwap[], actor: string): Promise<number> {
@@ -83,7 +92,14 @@ export class LegacyImportService {
         updatedAt: new Date(),
       }),
     );
-    const imported = await this.swaps.importMissing(rows);
+    // Each imported swap starts its history with `swap.created`, as a swap created here does.
+    const imported = await this.dataSource.transaction(async (manager) => {
+      const inserted = await this.swaps.importMissing(manager, rows);
+      for (const swap of rows.filter((row) => inserted.has(row.id))) {
+        await this.events.swapCreated(manager, swap.organizationId, toSwapView(swap));
+      }
+      return inserted.size;
+    });
     await this.audit.record({
       actor,
       action: 'swaps.import',

@@ -4,6 +4,7 @@ import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { CatalogueService, type ResolvedPair } from '#app/catalogue';
 import { AppError, ErrorCode } from '#app/errors';
+import { EventRecorder } from '#app/events';
 import type { AuthenticatedPartner } from '#app/partners';
 import type { FixedRateEntity, SwapEntity } from '#app/persistence';
 import {
@@ -121,6 +122,20 @@ class FakeIdempotency {
       throw new Error(`no key row ${id}`);
     }
     return row;
+  }
+}
+
+/** The event recorder: what `swap.created` events were recorded, of which swap. */
+class FakeEvents {
+  readonly created: { organizationId: string; swap: { id: string; status: string } }[] = [];
+
+  swapCreated(
+    _manager: unknown,
+    organizationId: string,
+    swap: { id: string; status: string },
+  ): Promise<void> {
+    this.created.push({ organizationId, swap });
+    return Promise.resolve();
   }
 }
 
@@ -370,6 +385,7 @@ async function failure(promise: Promise<unknown>): Promise<AppError> {
 describe(SwapCreationService.name, () => {
   let idempotency: FakeIdempotency;
   let swaps: FakeSwaps;
+  let events: FakeEvents;
   let provider: LedgerProvider;
   let fixedRates: FakeFixedRates;
   let pairs: string[][];
@@ -378,6 +394,7 @@ describe(SwapCreationService.name, () => {
   beforeEach(async () => {
     idempotency = new FakeIdempotency();
     swaps = new FakeSwaps();
+    events = new FakeEvents();
     provider = new LedgerProvider();
     fixedRates = new FakeFixedRates();
     pairs = [];
@@ -396,6 +413,7 @@ describe(SwapCreationService.name, () => {
         { provide: FixedRatesRepository, useValue: fixedRates },
         { provide: IdempotencyRepository, useValue: idempotency },
         { provide: SwapsRepository, useValue: swaps },
+        { provide: EventRecorder, useValue: events },
         { provide: LIQUIDITY_PROVIDER, useValue: provider },
         {
           provide: getDataSourceToken(),
@@ -429,6 +447,9 @@ describe(SwapCreationService.name, () => {
     expect(swaps.stored).toHaveLength(1);
     expect(swaps.stored[0]).toMatchObject({ id: created.swap.id, providerTransactionId: 'tx-1' });
     expect(idempotency.row(key)).toMatchObject({ state: 'completed', swapId: created.swap.id });
+    expect(events.created).toEqual([
+      { organizationId: PARTNER.organizationId, swap: created.swap },
+    ]);
   });
 
   describe('a lost upstream answer', () => {
@@ -471,10 +492,12 @@ describe(SwapCreationService.name, () => {
       expect(swaps.stored).toHaveLength(1);
       expect(swaps.stored[0]).toMatchObject({ id: retried.swap.id, providerTransactionId: 'tx-1' });
       expect(idempotency.row(key)).toMatchObject({ state: 'completed', swapId: retried.swap.id });
+      expect(events.created.map((e) => e.swap.id)).toEqual([retried.swap.id]);
 
       const again = await sut.create(PARTNER, key, BODY);
       expect(again).toEqual({ swap: retried.swap, replayed: true });
       expect(provider.creates).toHaveLength(1);
+      expect(events.created).toHaveLength(1);
     });
 
     it('creates afresh once the lookup proves nothing was created', async () => {

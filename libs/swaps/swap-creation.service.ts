@@ -13,6 +13,7 @@ import {
 } from '#app/catalogue';
 import { CHAIN_NAMES, isChain, validateAddress } from '#app/chains';
 import { AppError, ErrorCode } from '#app/errors';
+import { EventRecorder } from '#app/events';
 import type { AuthenticatedPartner } from '#app/partners';
 import type { FixedRateEntity, SwapEntity } from '#app/persistence';
 import {
@@ -87,6 +88,7 @@ export class SwapCreationService {
     private readonly fixedRates: FixedRatesRepository,
     private readonly idempotency: IdempotencyRepository,
     private readonly swaps: SwapsRepository,
+    private readonly events: EventRecorder,
     @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(SWAP_CREATION_OPTIONS) private readonly options: SwapCreationOptions,
@@ -366,6 +368,7 @@ export class SwapCreationService {
     });
     await this.dataSource.transaction(async (manager) => {
       await this.swaps.insert(manager, swap);
+      await this.events.swapCreated(manager, swap.organizationId, toSwapView(swap));
       await this.idempotency.complete(manager, reservationId, swap.id);
     });
     this.logger.log(

@@ -129,19 +129,22 @@ export class SwapsRepository {
     );
   }
 
-  /** Inserts legacy swaps; ids that exist already are skipped, never overwritten. */
-  async importMissing(swaps: SwapEntity[]): Promise<number> {
+  /**
+   * Inserts legacy swaps in the caller's transaction; ids that exist already are skipped, never
+   * overwritten. Returns the ids inserted.
+   */
+  async importMissing(manager: EntityManager, swaps: SwapEntity[]): Promise<Set<string>> {
     if (swaps.length === 0) {
-      return 0;
+      return new Set();
     }
     const { width } = this.columns;
     const rows = swaps.map((_, i) => `(${this.columns.placeholders(i * width + 1)})`).join(', ');
-    const inserted = await this.dataSource.query<{ id: string }[]>(
+    const inserted = await manager.query<{ id: string }[]>(
       `INSERT INTO swaps (${this.columns.list}) VALUES ${rows}
        ON CONFLICT (id) DO NOTHING RETURNING id`,
       swaps.flatMap((swap) => this.columns.values(swap)),
     );
-    return inserted.length;
+    return new Set(inserted.map((row) => row.id));
   }
 
   /** Only the owner's own swap; another org's or mode's id reads as unknown. */
@@ -327,18 +330,19 @@ export class SwapsRepository {
    * Writes one refresh's result, its event, and (for a claimed swap) gives the lease back, inside
    * the caller's transaction. Nothing is written unless the status is still the one it read and,
    * for a claimed swap, `owner` still holds an unexpired lease: a poller that stalled past its
-   * lease cannot overwrite the one that reclaimed the swap. Returns whether it was written.
+   * lease cannot overwrite the one that reclaimed the swap. Returns the swap as written, or null
+   * when nothing was.
    */
   async applyPolledUpdate(
     manager: EntityManager,
     owner: string | null,
     swap: PolledSwap,
     update: PolledUpdate,
-  ): Promise<boolean> {
+  ): Promise<SwapEntity | null> {
     const f = update.fields;
     const leaseHeld = owner === null ? '' : 'AND lease_owner = $12 AND lease_until > now()';
-    const updated = rowsOf(
-      await manager.query<[unknown[], number]>(
+    const updated = rowsOf<Record<string, unknown>>(
+      await manager.query<[Record<string, unknown>[], number]>(
         `UPDATE swaps
             SET status = $2::text, payin_hash = $3, payout_hash = $4, amount_actual_from = $5,
                 amount_actual_to = $6, actual_network_fee = $7, money_received_at = $8,
@@ -346,7 +350,7 @@ export class SwapsRepository {
                 next_poll_at = CASE WHEN $2::text IN (${TERMINAL_SQL}) THEN NULL ELSE next_poll_at END,
                 lease_owner = NULL, lease_until = NULL, last_seen_at = now(), updated_at = now()
           WHERE id = $1 AND status = $11 ${leaseHeld}
-          RETURNING id`,
+          RETURNING ${this.columns.list}`,
         [
           swap.id,
           update.status,
@@ -364,7 +368,7 @@ export class SwapsRepository {
       ),
     );
     if (updated.length === 0) {
-      return false;
+      return null;
     }
     if (update.transition) {
       await manager.query(
@@ -378,7 +382,7 @@ export class SwapsRepository {
         ],
       );
     }
-    return true;
+    return this.columns.toEntity(updated[0]);
   }
 
   /** Gives leases back without a result; the swaps are due again after `delayMs`. */

@@ -8,6 +8,7 @@ import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from '../support/api.js'
 import { testDatabaseUrl, testRedisPrefix, truncateAll } from '../support/database.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import {
+  FUZZ_WEBHOOK_URL,
   type Fixtures,
   type OpenApiDocument,
   type Operation,
@@ -126,8 +127,26 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
         .expect(201);
       return (swap.body as { swap: { id: string } }).swap.id;
     };
+    const createEndpoint = async (): Promise<string> => {
+      const res = await request(api.url)
+        .post('/v1/webhook_endpoints')
+        .set('Authorization', owner.authorization)
+        .send({ url: FUZZ_WEBHOOK_URL })
+        .expect(201);
+      return (res.body as { webhookEndpoint: { id: string } }).webhookEndpoint.id;
+    };
+    const swapId = await createSwap(owner);
+    const [event] = (
+      await request(api.url)
+        .get(`/v1/swaps/${swapId}/events`)
+        .set('Authorization', owner.authorization)
+        .expect(200)
+    ).body.events as { id: string }[];
     fixtures = {
-      swapId: await createSwap(owner),
+      webhookEndpointId: await createEndpoint(),
+      deletableWebhookEndpointId: await createEndpoint(),
+      eventId: event.id,
+      swapId,
       testSwapId: await createSwap(await issueCredential(api.app, owner, 'test')),
       organizationId: target.organizationId,
       publicKey: target.publicKey,
@@ -154,6 +173,11 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
         'PATCH /admin/organizations/{id}',
         'POST /admin/swaps/import',
         'GET /admin/audit',
+        'GET /v1/events',
+        'GET /v1/swaps/{id}/events',
+        'POST /v1/webhook_endpoints',
+        'POST /v1/webhook_endpoints/{id}/rotate_secret',
+        'GET /admin/organizations/{id}/webhook_endpoints',
       ]),
     );
   });

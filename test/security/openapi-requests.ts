@@ -64,7 +64,15 @@ export interface Fixtures {
   testSwapId: string;
   organizationId: string;
   publicKey: string;
+  /** A live webhook endpoint of the same organization, and another that DELETE may remove. */
+  webhookEndpointId: string;
+  deletableWebhookEndpointId: string;
+  /** A live event of the same organization, for the feed's `after`. */
+  eventId: string;
 }
+
+/** Where fuzzed webhook endpoints point: a closed local port, so a ping fails at once. */
+export const FUZZ_WEBHOOK_URL = 'http://127.0.0.1:9/hooks';
 
 export function operationsOf(document: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];
@@ -112,6 +120,8 @@ function hinted(name: string, fixtures: Fixtures): unknown {
     limit: () => 10,
     offset: () => 0,
     lite: () => true,
+    url: () => FUZZ_WEBHOOK_URL,
+    after: () => fixtures.eventId,
   };
   return hints[name]?.();
 }
@@ -298,12 +308,18 @@ export function planRequests(
   operation: Operation,
   fixtures: Fixtures,
 ): (() => PlannedRequest)[] {
+  const webhookEndpointId =
+    operation.method === 'DELETE'
+      ? fixtures.deletableWebhookEndpointId
+      : fixtures.webhookEndpointId;
   const pathValues: Record<string, string> = {
     id: operation.template.startsWith('/v1/swaps')
       ? fixtures.swapId
       : operation.template.startsWith('/v1/test_helpers/')
         ? fixtures.testSwapId
-        : fixtures.organizationId,
+        : operation.template.startsWith('/v1/webhook_endpoints/')
+          ? webhookEndpointId
+          : fixtures.organizationId,
     publicKey: fixtures.publicKey,
   };
   const queryParams = operation.parameters.filter((p) => p.in === 'query');

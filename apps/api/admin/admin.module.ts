@@ -5,6 +5,7 @@ import { AdminCredentialsController } from './credentials.controller.js';
 import { AdminEarningsController } from './earnings.controller.js';
 import { AdminLegacySwapsController } from './legacy-swaps.controller.js';
 import { AdminOrganizationsController } from './organizations.controller.js';
+import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.js';
 
 /**
  * The operator API under `/admin`, behind the admin token (DECISIONS §5). OrganizationsService
@@ -19,6 +20,7 @@ import { AdminOrganizationsController } from './organizations.controller.js';
     AdminAuditController,
     AdminLegacySwapsController,
     AdminEarningsController,
+    AdminWebhookEndpointsController,
   ],
 })
 export class AdminModule {}

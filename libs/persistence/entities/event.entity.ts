@@ -25,8 +25,11 @@ export class EventEntity {
   @Column({ name: 'swap_id', type: 'varchar', length: 64, nullable: true })
   swapId: string | null;
 
-  /** The Event's `data`: the swap resource right after the change and its previous status. */
-  @Column({ type: 'jsonb' })
+  /**
+   * The Event's `data`: the swap resource right after the change and its previous status. `json`,
+   * not `jsonb`, so the text comes back with its keys in the order the resource renders them.
+   */
+  @Column({ type: 'json' })
   data: Record<string, unknown>;
 
   @Column({ name: 'created_at', type: 'timestamptz' })

@@ -19,7 +19,7 @@ export class EventsAndWebhooks1764200000000 implements MigrationInterface {
         livemode boolean NOT NULL,
         type varchar(32) NOT NULL,
         swap_id varchar(64) REFERENCES swaps(id),
-        data jsonb NOT NULL,
+        data json NOT NULL,
         created_at timestamptz NOT NULL DEFAULT clock_timestamp(),
         xid xid8 NOT NULL DEFAULT pg_current_xact_id()
       )`);

@@ -1,0 +1,107 @@
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { PollMetrics } from '#app/settlement';
+import { WebhookDispatcher } from '#app/webhooks';
+import { SwapPollerTick } from './swap-poller.tick.js';
+
+export interface WebhookTickOptions {
+  /** `WEBHOOK_TICK_MS`: how often an idle poller looks for due deliveries. */
+  tickMs: number;
+}
+
+export const WEBHOOK_TICK_OPTIONS = Symbol('WEBHOOK_TICK_OPTIONS');
+
+/** The backlog gauges are refreshed this often, not every tick. */
+const BACKLOG_EVERY_MS = 5_000;
+
+/**
+ * The webhook delivery loop, separate from swap polling so a slow provider never delays a
+ * webhook nor the reverse. A short tick (250 ms by default) keeps a new event's delivery within
+ * the 2 s the contract allows. Sends are not awaited by the tick: a slow receiver (up to 10 s)
+ * holds one of the poller's sending slots, never the loop, so other endpoints keep getting
+ * theirs at once. On shutdown the sends in flight finish and this poller's leases are released.
+ */
+@Injectable()
+export class WebhookDeliveryTick implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(WebhookDeliveryTick.name);
+  private readonly timerName: string;
+  private readonly sending = new Set<Promise<void>>();
+  private ticking: Promise<void> = Promise.resolve();
+  private stopping = false;
+  private backlogMeasuredAt = 0;
+
+  constructor(
+    private readonly dispatcher: WebhookDispatcher,
+    private readonly metrics: PollMetrics,
+    private readonly scheduler: SchedulerRegistry,
+    private readonly poller: SwapPollerTick,
+    @Inject(WEBHOOK_TICK_OPTIONS) private readonly options: WebhookTickOptions,
+  ) {
+    this.timerName = `webhook-delivery:${poller.owner}`;
+  }
+
+  onApplicationBootstrap(): void {
+    this.arm(0);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.scheduler.doesExist('timeout', this.timerName)) {
+      this.scheduler.deleteTimeout(this.timerName);
+    }
+    await this.ticking;
+    await Promise.all(this.sending);
+    const released = await this.dispatcher.releaseLeases(this.poller.owner);
+    this.logger.log({ owner: this.poller.owner, released }, 'webhook deliveries released');
+  }
+
+  /** One round: claims what free sending slots allow and starts each send. */
+  async tick(): Promise<void> {
+    try {
+      const now = new Date();
+      if (now.getTime() - this.backlogMeasuredAt >= BACKLOG_EVERY_MS) {
+        this.backlogMeasuredAt = now.getTime();
+        await this.dispatcher.measureBacklog(now);
+      }
+      const room = this.dispatcher.concurrency - this.sending.size;
+      if (room <= 0) {
+        return;
+      }
+      for (const delivery of await this.dispatcher.claim(this.poller.owner, now, room)) {
+        const send = this.dispatcher
+          .deliver(this.poller.owner, delivery, now)
+          .catch((error: unknown) => this.failed(error))
+          .finally(() => this.sending.delete(send));
+        this.sending.add(send);
+      }
+    } catch (error: unknown) {
+      this.failed(error);
+    }
+  }
+
+  /** What reaches here is unexpected: counted, logged; the lease runs out and another try follows. */
+  private failed(error: unknown): void {
+    this.metrics.tickFailures.inc();
+    this.logger.error(
+      { owner: this.poller.owner, err: error instanceof Error ? error.message : String(error) },
+      'webhook delivery failed; retried once its lease runs out',
+    );
+  }
+
+  private arm(delayMs: number): void {
+    if (this.stopping) {
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.scheduler.deleteTimeout(this.timerName);
+      this.ticking = this.tick().then(() => this.arm(this.options.tickMs));
+    }, delayMs);
+    this.scheduler.addTimeout(this.timerName, timer);
+  }
+}

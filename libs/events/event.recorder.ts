@@ -1,0 +1,53 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { EntityManager } from 'typeorm';
+import type { SwapStatus } from '#app/domain';
+import type { SwapView } from '#app/swaps';
+import { newEventId, type EventType, type RecordedEvent } from './event.js';
+import { EVENT_OUTBOX, type EventOutbox } from './event-outbox.js';
+import { EventsRepository } from './events.repository.js';
+
+/**
+ * Records the partner-facing event of a swap change in the caller's transaction, the one that
+ * makes the change, and hands it to the outbox in that same transaction: the change, its event
+ * and its webhook deliveries commit together or not at all.
+ */
+@Injectable()
+export class EventRecorder {
+  constructor(
+    private readonly events: EventsRepository,
+    @Inject(EVENT_OUTBOX) private readonly outbox: EventOutbox,
+  ) {}
+
+  /** `swap` is the swap as stored, rendered as `GET /v1/swaps/{id}` renders it. */
+  swapCreated(manager: EntityManager, organizationId: string, swap: SwapView): Promise<void> {
+    return this.record(manager, organizationId, 'swap.created', swap, null);
+  }
+
+  swapStatusChanged(
+    manager: EntityManager,
+    organizationId: string,
+    swap: SwapView,
+    previousStatus: SwapStatus,
+  ): Promise<void> {
+    return this.record(manager, organizationId, 'swap.status_changed', swap, previousStatus);
+  }
+
+  private async record(
+    manager: EntityManager,
+    organizationId: string,
+    type: EventType,
+    swap: SwapView,
+    previousStatus: SwapStatus | null,
+  ): Promise<void> {
+    const event: RecordedEvent = {
+      id: newEventId(),
+      type,
+      createdAt: new Date().toISOString(),
+      livemode: swap.livemode,
+      data: { swap, previousStatus },
+      organizationId,
+    };
+    await this.events.insert(manager, event);
+    await this.outbox.enqueue(manager, event);
+  }
+}

@@ -1,0 +1,34 @@
+import { randomBytes } from 'node:crypto';
+import type { SwapView } from '#app/swaps';
+
+/** What a partner can be told about (issue 17); `endpoint.ping` is sent, never stored. */
+export const EVENT_TYPES = ['swap.created', 'swap.status_changed'] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** `evt_` + 24 lowercase hex from a CSPRNG. */
+export const EVENT_ID = /^evt_[0-9a-f]{24}$/;
+
+export function newEventId(): string {
+  return `evt_${randomBytes(12).toString('hex')}`;
+}
+
+/** The Event resource: what the feed, a swap's history and a webhook body all carry. */
+export interface PartnerEvent<Type extends string = EventType> {
+  id: string;
+  type: Type;
+  createdAt: string;
+  livemode: boolean;
+  data: EventData;
+}
+
+export interface EventData {
+  /** The swap resource exactly as `GET /v1/swaps/{id}` rendered it right after the change. */
+  swap: SwapView;
+  /** The status before the change; null for `swap.created`. */
+  previousStatus: string | null;
+}
+
+/** An event with its owner, as it is stored and fanned out to webhook endpoints. */
+export interface RecordedEvent extends PartnerEvent {
+  organizationId: string;
+}

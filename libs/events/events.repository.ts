@@ -1,0 +1,132 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { OwnerScope } from '#app/domain';
+import type { EventType, PartnerEvent, RecordedEvent } from './event.js';
+
+/** Where a feed page starts: the position of the `after` event. */
+export interface FeedCursor {
+  xid: string;
+  seq: string;
+}
+
+export interface FeedQuery {
+  after: FeedCursor | null;
+  limit: number;
+  type?: EventType;
+}
+
+interface EventRow {
+  id: string;
+  type: EventType;
+  created_at: Date;
+  livemode: boolean;
+  data: PartnerEvent['data'];
+}
+
+const EVENT_COLUMNS = 'id, type, created_at, livemode, data';
+
+function toEvent(row: EventRow): PartnerEvent {
+  return {
+    id: row.id,
+    type: row.type,
+    createdAt: row.created_at.toISOString(),
+    livemode: row.livemode,
+    data: row.data,
+  };
+}
+
+/**
+ * The only writer of `events`. Every event row carries `xid`, the id of the transaction that
+ * wrote it (the column's default); the feed orders by (xid, seq) and shows only rows of
+ * transactions older than every transaction still running, so a page never passes an event that
+ * commits later (docs/decisions.md, "The event feed").
+ */
+@Injectable()
+export class EventsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Stores an event in the caller's transaction, the one making the change it reports. */
+  async insert(manager: EntityManager, event: RecordedEvent): Promise<void> {
+    await manager.query(
+      `INSERT INTO events (id, organization_id, livemode, type, swap_id, data, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        event.id,
+        event.organizationId,
+        event.livemode,
+        event.type,
+        event.data.swap.id,
+        event.data,
+        event.createdAt,
+      ],
+    );
+  }
+
+  /** A swap's events, oldest first; the caller has checked the swap is the owner's. */
+  async listForSwap(swapId: string, owner: OwnerScope): Promise<PartnerEvent[]> {
+    const rows = await this.dataSource.query<EventRow[]>(
+      `SELECT ${EVENT_COLUMNS} FROM events
+        WHERE swap_id = $1 AND organization_id = $2 AND livemode = $3
+        ORDER BY seq`,
+      [swapId, owner.organizationId, owner.livemode],
+    );
+    return rows.map(toEvent);
+  }
+
+  /** Where the owner's event `id` sits in the feed; null when the owner has no such event. */
+  async findCursor(id: string, owner: OwnerScope): Promise<FeedCursor | null> {
+    const rows = await this.dataSource.query<{ xid: string; seq: string }[]>(
+      `SELECT xid::text AS xid, seq::text AS seq FROM events
+        WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
+      [id, owner.organizationId, owner.livemode],
+    );
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Up to `limit + 1` of the owner's events after the cursor, in feed order: by the writing
+   * transaction, then by insertion. Only transactions below the current snapshot's xmin are
+   * read: all of them have ended, so no event can later appear before the last one returned.
+   */
+  async feed(
+    owner: OwnerScope,
+    query: FeedQuery,
+  ): Promise<{ events: PartnerEvent[]; hasMore: boolean }> {
+    const rows = await this.dataSource.query<EventRow[]>(
+      `SELECT ${EVENT_COLUMNS} FROM events
+        WHERE organization_id = $1 AND livemode = $2
+          AND xid < pg_snapshot_xmin(pg_current_snapshot())
+          AND ($3::xid8 IS NULL OR (xid, seq) > ($3::xid8, $4::bigint))
+          AND ($5::text IS NULL OR type = $5::text)
+        ORDER BY xid, seq
+        LIMIT $6`,
+      [
+        owner.organizationId,
+        owner.livemode,
+        query.after?.xid ?? null,
+        query.after?.seq ?? null,
+        query.type ?? null,
+        query.limit + 1,
+      ],
+    );
+    return { events: rows.slice(0, query.limit).map(toEvent), hasMore: rows.length > query.limit };
+  }
+
+  /**
+   * Deletes up to `batch` events created before `before` that no delivery refers to any more
+   * (their deliveries are purged first, by the webhooks lib). Returns how many went.
+   */
+  async purgeBefore(before: Date, batch: number): Promise<number> {
+    const rows = await this.dataSource.query<[unknown[], number]>(
+      `DELETE FROM events WHERE seq IN (
+         SELECT e.seq FROM events e
+          WHERE e.created_at < $1
+            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
+          LIMIT $2)
+       RETURNING seq`,
+      [before, batch],
+    );
+    return rows[1];
+  }
+}

@@ -1,0 +1,241 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+import type { PartnerEvent, RecordedEvent } from '#app/events';
+import { rowsOf, type WebhookDeliveryStatus } from '#app/persistence';
+
+/** A leased delivery with what sending it needs: the endpoint and the event. */
+export interface ClaimedDelivery {
+  id: string;
+  /** Attempts made before this one. */
+  attempts: number;
+  createdAt: Date;
+  endpointId: string;
+  url: string;
+  livemode: boolean;
+  secretCiphertext: string;
+  previousSecretCiphertext: string | null;
+  previousSecretExpiresAt: Date | null;
+  event: PartnerEvent;
+}
+
+/** One attempt as a partner sees it under `/deliveries`. */
+export interface AttemptRecord {
+  eventId: string;
+  attempt: number;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number;
+  createdAt: Date;
+}
+
+/** What one attempt decided about its delivery. */
+export interface AttemptOutcome {
+  status: WebhookDeliveryStatus;
+  /** When to try again, for a delivery still pending. */
+  nextAttemptAt: Date | null;
+  httpStatus: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+interface ClaimRow {
+  id: string;
+  attempts: number;
+  created_at: Date;
+  endpoint_id: string;
+  url: string;
+  livemode: boolean;
+  secret_ciphertext: string;
+  previous_secret_ciphertext: string | null;
+  previous_secret_expires_at: Date | null;
+  event_id: string;
+  event_type: PartnerEvent['type'];
+  event_created_at: Date;
+  data: PartnerEvent['data'];
+}
+
+/**
+ * The webhook outbox (`webhook_deliveries`) and its attempt log (`webhook_attempts`), the only
+ * writer of both. Deliveries are leased like swap claims (`FOR UPDATE SKIP LOCKED`, an owner and
+ * an expiry): two pollers never hold one delivery at once, and a dead poller's lease runs out.
+ * Times come from the caller's clock, so the retry window and disabling can be tested.
+ */
+@Injectable()
+export class WebhookDeliveriesRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * One pending delivery per enabled endpoint of the event's organization and mode subscribed to
+   * its type, in the caller's transaction (the one recording the event). Returns how many.
+   */
+  async enqueue(manager: EntityManager, event: RecordedEvent): Promise<number> {
+    const [{ count }] = await manager.query<{ count: number }[]>(
+      `WITH inserted AS (
+         INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at)
+         SELECT id, $1, now() FROM webhook_endpoints
+          WHERE organization_id = $2 AND livemode = $3 AND enabled AND $4 = ANY(events)
+         RETURNING 1)
+       SELECT count(*)::int AS count FROM inserted`,
+      [event.id, event.organizationId, event.livemode, event.type],
+    );
+    return count;
+  }
+
+  /**
+   * Leases up to `limit` due deliveries of enabled endpoints for `leaseMs`, oldest due first.
+   * Rows another poller is claiming are skipped; an expired lease is claimed again.
+   */
+  async claimDue(
+    owner: string,
+    now: Date,
+    limit: number,
+    leaseMs: number,
+  ): Promise<ClaimedDelivery[]> {
+    const rows = await this.dataSource.query<[ClaimRow[], number] | ClaimRow[]>(
+      `WITH due AS (
+         SELECT d.id FROM webhook_deliveries d
+          WHERE d.status = 'pending' AND d.next_attempt_at <= $2
+            AND (d.lease_expires_at IS NULL OR d.lease_expires_at < $2)
+            AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.enabled)
+          ORDER BY d.next_attempt_at
+          LIMIT $3
+          FOR UPDATE OF d SKIP LOCKED
+       )
+       UPDATE webhook_deliveries d
+          SET lease_owner = $1, lease_expires_at = $2::timestamptz + $4::float8 * interval '1 millisecond'
+         FROM due, webhook_endpoints w, events e
+        WHERE d.id = due.id AND w.id = d.endpoint_id AND e.id = d.event_id
+       RETURNING d.id, d.attempts, d.created_at, d.endpoint_id, w.url, w.livemode,
+                 w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at,
+                 e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.data`,
+      [owner, now, limit, leaseMs],
+    );
+    return rowsOf(rows).map((row) => ({
+      id: row.id,
+      attempts: row.attempts,
+      createdAt: row.created_at,
+      endpointId: row.endpoint_id,
+      url: row.url,
+      livemode: row.livemode,
+      secretCiphertext: row.secret_ciphertext,
+      previousSecretCiphertext: row.previous_secret_ciphertext,
+      previousSecretExpiresAt: row.previous_secret_expires_at,
+      event: {
+        id: row.event_id,
+        type: row.event_type,
+        createdAt: row.event_created_at.toISOString(),
+        livemode: row.livemode,
+        data: row.data,
+      },
+    }));
+  }
+
+  /**
+   * Writes one attempt and what it decided, and gives the lease back, if `owner` still holds
+   * it: a poller whose lease was taken over writes nothing. Answers whether it was written.
+   */
+  async recordAttempt(
+    owner: string,
+    delivery: ClaimedDelivery,
+    now: Date,
+    outcome: AttemptOutcome,
+  ): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      const updated = rowsOf<{ attempts: number }>(
+        await manager.query<[{ attempts: number }[], number]>(
+          `UPDATE webhook_deliveries
+              SET attempts = attempts + 1, status = $3::text,
+                  next_attempt_at = coalesce($4, next_attempt_at),
+                  finished_at = CASE WHEN $3::text = 'pending' THEN NULL ELSE $5::timestamptz END,
+                  lease_owner = NULL, lease_expires_at = NULL
+            WHERE id = $1 AND lease_owner = $2
+            RETURNING attempts`,
+          [delivery.id, owner, outcome.status, outcome.nextAttemptAt, now],
+        ),
+      );
+      if (updated.length === 0) {
+        return false;
+      }
+      await manager.query(
+        `INSERT INTO webhook_attempts
+           (delivery_id, endpoint_id, event_id, attempt, http_status, error, duration_ms, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+        [
+          delivery.id,
+          delivery.endpointId,
+          delivery.event.id,
+          updated[0].attempts,
+          outcome.httpStatus,
+          outcome.error,
+          outcome.durationMs,
+          now,
+        ],
+      );
+      return true;
+    });
+  }
+
+  /** Every lease `owner` holds (on shutdown): the deliveries are due again for the others. */
+  async releaseLeases(owner: string): Promise<number> {
+    const rows = rowsOf(
+      await this.dataSource.query<[unknown[], number]>(
+        `UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL
+          WHERE lease_owner = $1 AND status = 'pending' RETURNING id`,
+        [owner],
+      ),
+    );
+    return rows.length;
+  }
+
+  /** The endpoint's latest attempts, newest first. */
+  async latestAttempts(endpointId: string, limit: number): Promise<AttemptRecord[]> {
+    const rows = await this.dataSource.query<
+      {
+        event_id: string;
+        attempt: number;
+        http_status: number | null;
+        error: string | null;
+        duration_ms: number;
+        created_at: Date;
+      }[]
+    >(
+      `SELECT event_id, attempt, http_status, error, duration_ms, created_at
+         FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2`,
+      [endpointId, limit],
+    );
+    return rows.map((row) => ({
+      eventId: row.event_id,
+      attempt: row.attempt,
+      httpStatus: row.http_status,
+      error: row.error,
+      durationMs: row.duration_ms,
+      createdAt: row.created_at,
+    }));
+  }
+
+  /** Pending deliveries of enabled endpoints, and how long the oldest has waited. */
+  async backlog(now: Date): Promise<{ pending: number; oldestAgeSeconds: number }> {
+    const [row] = await this.dataSource.query<{ pending: number; oldest: Date | null }[]>(
+      `SELECT count(*)::int AS pending, min(d.created_at) AS oldest
+         FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
+        WHERE d.status = 'pending' AND w.enabled`,
+    );
+    return {
+      pending: row.pending,
+      oldestAgeSeconds: row.oldest ? Math.max(0, (now.getTime() - row.oldest.getTime()) / 1000) : 0,
+    };
+  }
+
+  /** Deletes finished deliveries (and their attempts) of events created before `before`. */
+  async purgeFinishedBefore(before: Date, batch: number): Promise<number> {
+    const result = await this.dataSource.query<[unknown[], number]>(
+      `DELETE FROM webhook_deliveries WHERE id IN (
+         SELECT d.id FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
+          WHERE e.created_at < $1 AND d.status <> 'pending'
+          LIMIT $2)`,
+      [before, batch],
+    );
+    return result[1];
+  }
+}

@@ -1,0 +1,229 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { OwnerScope } from '#app/domain';
+import { EntityColumns, rowsOf, WebhookEndpointEntity } from '#app/persistence';
+
+/** At most this many endpoints per organization and mode (issue 17). */
+export const MAX_ENDPOINTS_PER_MODE = 10;
+
+/** What a partner may change of an endpoint; an absent field stays as it is. */
+export interface EndpointPatch {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+  enabled?: boolean;
+}
+
+/** An endpoint and how its deliveries are doing, for the operator. */
+export interface EndpointHealth {
+  endpoint: WebhookEndpointEntity;
+  pending: number;
+  failed: number;
+  delivered: number;
+  lastAttemptAt: Date | null;
+  lastAttemptStatus: number | null;
+  lastAttemptError: string | null;
+}
+
+/** The old row's failure began at least `$3` ms before `$2` (now). */
+const FAILED_LONG_ENOUGH = `coalesce(failing_since, $2::timestamptz)
+  <= $2::timestamptz - $3::float8 * interval '1 millisecond'`;
+
+/**
+ * The only writer of `webhook_endpoints`. Every lookup by id takes the owner (organization and
+ * mode), so another organization's or mode's endpoint reads as unknown.
+ */
+@Injectable()
+export class WebhookEndpointsRepository {
+  private readonly columns: EntityColumns<WebhookEndpointEntity>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.columns = new EntityColumns(dataSource, WebhookEndpointEntity);
+  }
+
+  /**
+   * Stores the endpoint unless the owner has `MAX_ENDPOINTS_PER_MODE` already; the owner's
+   * creations are serialized by an advisory lock, so two at once cannot both pass the count.
+   */
+  async insertWithinLimit(endpoint: WebhookEndpointEntity): Promise<boolean> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 17))`, [
+        `${endpoint.organizationId}:${endpoint.livemode}`,
+      ]);
+      const [{ count }] = await manager.query<{ count: number }[]>(
+        `SELECT count(*)::int AS count FROM webhook_endpoints
+          WHERE organization_id = $1 AND livemode = $2`,
+        [endpoint.organizationId, endpoint.livemode],
+      );
+      if (count >= MAX_ENDPOINTS_PER_MODE) {
+        return false;
+      }
+      await manager.query(
+        `INSERT INTO webhook_endpoints (${this.columns.list}) VALUES (${this.columns.placeholders()})`,
+        this.columns.values(endpoint),
+      );
+      return true;
+    });
+  }
+
+  async listForOwner(owner: OwnerScope): Promise<WebhookEndpointEntity[]> {
+    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+      `SELECT ${this.columns.list} FROM webhook_endpoints
+        WHERE organization_id = $1 AND livemode = $2 ORDER BY created_at, id`,
+      [owner.organizationId, owner.livemode],
+    );
+    return rows.map((row) => this.columns.toEntity(row));
+  }
+
+  async findForOwner(id: string, owner: OwnerScope): Promise<WebhookEndpointEntity | null> {
+    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+      `SELECT ${this.columns.list} FROM webhook_endpoints
+        WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
+      [id, owner.organizationId, owner.livemode],
+    );
+    return rows.length > 0 ? this.columns.toEntity(rows[0]) : null;
+  }
+
+  /** Applies the patch; re-enabling clears the failure record. Null when the owner has no such endpoint. */
+  async update(
+    id: string,
+    owner: OwnerScope,
+    patch: EndpointPatch,
+  ): Promise<WebhookEndpointEntity | null> {
+    const rows = rowsOf<Record<string, unknown>>(
+      await this.dataSource.query<[Record<string, unknown>[], number]>(
+        `UPDATE webhook_endpoints
+            SET url = coalesce($4, url),
+                events = coalesce($5::text[], events),
+                description = CASE WHEN $6::boolean THEN $7 ELSE description END,
+                enabled = coalesce($8, enabled),
+                failing_since = CASE WHEN $8 AND NOT enabled THEN NULL ELSE failing_since END,
+                disabled_at = CASE WHEN $8 THEN NULL
+                                   WHEN $8 = false AND enabled THEN now() ELSE disabled_at END,
+                updated_at = now()
+          WHERE id = $1 AND organization_id = $2 AND livemode = $3
+          RETURNING ${this.columns.list}`,
+        [
+          id,
+          owner.organizationId,
+          owner.livemode,
+          patch.url ?? null,
+          patch.events ?? null,
+          patch.description !== undefined,
+          patch.description ?? null,
+          patch.enabled ?? null,
+        ],
+      ),
+    );
+    return rows.length > 0 ? this.columns.toEntity(rows[0]) : null;
+  }
+
+  /** Deletes the endpoint with its deliveries and attempts; false when the owner has no such endpoint. */
+  async delete(id: string, owner: OwnerScope): Promise<boolean> {
+    const rows = rowsOf(
+      await this.dataSource.query<[unknown[], number]>(
+        `DELETE FROM webhook_endpoints WHERE id = $1 AND organization_id = $2 AND livemode = $3
+         RETURNING id`,
+        [id, owner.organizationId, owner.livemode],
+      ),
+    );
+    return rows.length > 0;
+  }
+
+  /**
+   * Makes `secretCiphertext` the signing secret; the current one keeps signing alongside until
+   * `previousExpiresAt`.
+   */
+  async rotateSecret(
+    id: string,
+    owner: OwnerScope,
+    secretCiphertext: string,
+    previousExpiresAt: Date,
+  ): Promise<WebhookEndpointEntity | null> {
+    const rows = rowsOf<Record<string, unknown>>(
+      await this.dataSource.query<[Record<string, unknown>[], number]>(
+        `UPDATE webhook_endpoints
+            SET previous_secret_ciphertext = secret_ciphertext,
+                previous_secret_expires_at = $5,
+                secret_ciphertext = $4, updated_at = now()
+          WHERE id = $1 AND organization_id = $2 AND livemode = $3
+          RETURNING ${this.columns.list}`,
+        [id, owner.organizationId, owner.livemode, secretCiphertext, previousExpiresAt],
+      ),
+    );
+    return rows.length > 0 ? this.columns.toEntity(rows[0]) : null;
+  }
+
+  /** A delivery succeeded: the endpoint is healthy again. */
+  async markHealthy(id: string): Promise<void> {
+    await this.dataSource.query(
+      `UPDATE webhook_endpoints SET failing_since = NULL
+        WHERE id = $1 AND failing_since IS NOT NULL`,
+      [id],
+    );
+  }
+
+  /**
+   * An attempt failed at `now`: notes when the failing started, and disables the endpoint once
+   * nothing has been delivered to it for `disableAfterMs`. Answers whether it was disabled now.
+   */
+  async markFailing(id: string, now: Date, disableAfterMs: number): Promise<boolean> {
+    const rows = rowsOf<{ disabled: boolean }>(
+      await this.dataSource.query<[{ disabled: boolean }[], number]>(
+        `UPDATE webhook_endpoints
+            SET failing_since = coalesce(failing_since, $2::timestamptz),
+                enabled = enabled AND NOT ${FAILED_LONG_ENOUGH},
+                disabled_at = CASE WHEN enabled AND ${FAILED_LONG_ENOUGH} THEN $2 ELSE disabled_at END
+          WHERE id = $1
+          RETURNING (NOT enabled AND disabled_at = $2::timestamptz) AS disabled`,
+        [id, now, disableAfterMs],
+      ),
+    );
+    return rows[0]?.disabled ?? false;
+  }
+
+  /** An organization's endpoints of both modes and how their deliveries are doing. */
+  async healthOfOrganization(organizationId: string): Promise<EndpointHealth[]> {
+    const rows = await this.dataSource.query<
+      (Record<string, unknown> & {
+        pending: number;
+        failed: number;
+        delivered: number;
+        last_attempt_at: Date | null;
+        last_attempt_status: number | null;
+        last_attempt_error: string | null;
+      })[]
+    >(
+      `SELECT ${this.columns.list
+        .split(', ')
+        .map((column) => `w.${column}`)
+        .join(', ')},
+              coalesce(d.pending, 0)::int AS pending, coalesce(d.failed, 0)::int AS failed,
+              coalesce(d.delivered, 0)::int AS delivered,
+              a.created_at AS last_attempt_at, a.http_status AS last_attempt_status,
+              a.error AS last_attempt_error
+         FROM webhook_endpoints w
+         LEFT JOIN LATERAL (
+           SELECT count(*) FILTER (WHERE status = 'pending') AS pending,
+                  count(*) FILTER (WHERE status = 'failed') AS failed,
+                  count(*) FILTER (WHERE status = 'delivered') AS delivered
+             FROM webhook_deliveries WHERE endpoint_id = w.id) d ON true
+         LEFT JOIN LATERAL (
+           SELECT created_at, http_status, error FROM webhook_attempts
+            WHERE endpoint_id = w.id ORDER BY id DESC LIMIT 1) a ON true
+        WHERE w.organization_id = $1
+        ORDER BY w.livemode DESC, w.created_at, w.id`,
+      [organizationId],
+    );
+    return rows.map((row) => ({
+      endpoint: this.columns.toEntity(row),
+      pending: row.pending,
+      failed: row.failed,
+      delivered: row.delivered,
+      lastAttemptAt: row.last_attempt_at,
+      lastAttemptStatus: row.last_attempt_status,
+      lastAttemptError: row.last_attempt_error,
+    }));
+  }
+}

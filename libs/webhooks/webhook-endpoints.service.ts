@@ -1,0 +1,201 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import type { OwnerScope } from '#app/domain';
+import { AppError, ErrorCode } from '#app/errors';
+import { EVENT_TYPES, newEventId } from '#app/events';
+import { CredentialCipher } from '#app/partners';
+import {
+  checkWebhookTarget,
+  generateWebhookSecret,
+  sendWebhook,
+  type ResolveAll,
+  type WebhookTargetPolicy,
+} from './delivery/index.js';
+import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+import {
+  toHealthView,
+  toWebhookEndpointView,
+  type WebhookAttemptView,
+  type WebhookEndpointHealthView,
+  type WebhookEndpointView,
+} from './webhook-endpoint.view.js';
+import { newWebhookEndpointId, WEBHOOK_ENDPOINT_ID } from './webhook-endpoint-id.js';
+import {
+  MAX_ENDPOINTS_PER_MODE,
+  WebhookEndpointsRepository,
+  type EndpointPatch,
+} from './webhook-endpoints.repository.js';
+import { ROTATION_OVERLAP_MS, signFor } from './webhook-signing.js';
+
+export interface CreateEndpointInput {
+  url: string;
+  events?: string[];
+  description?: string;
+}
+
+/** The webhook settings the api checks URLs against (`WEBHOOK_ALLOW_PRIVATE_TARGETS`). */
+export const WEBHOOK_TARGET_POLICY = Symbol('WEBHOOK_TARGET_POLICY');
+/** How endpoint hosts are resolved: DNS, replaced in tests. */
+export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
+
+/**
+ * Partners' webhook endpoints (issue 17): create, read, change, delete, rotate the secret, list
+ * attempts and ping. Every URL is checked (and resolved) against the target policy before it is
+ * stored; secrets are sealed like credential secrets and shown only on create and rotate.
+ */
+@Injectable()
+export class WebhookEndpointsService {
+  private readonly logger = new Logger(WebhookEndpointsService.name);
+
+  constructor(
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly cipher: CredentialCipher,
+    @Inject(WEBHOOK_TARGET_POLICY) private readonly policy: WebhookTargetPolicy,
+    @Inject(WEBHOOK_RESOLVER) private readonly resolveAll: ResolveAll,
+  ) {}
+
+  async create(owner: OwnerScope, input: CreateEndpointInput): Promise<WebhookEndpointView> {
+    await this.assertTarget(input.url, owner.livemode);
+    const secret = generateWebhookSecret();
+    const now = new Date();
+    const endpoint = {
+      id: newWebhookEndpointId(),
+      organizationId: owner.organizationId,
+      livemode: owner.livemode,
+      url: input.url,
+      events: input.events ?? [...EVENT_TYPES],
+      description: input.description ?? null,
+      enabled: true,
+      secretCiphertext: this.cipher.encrypt(secret),
+      previousSecretCiphertext: null,
+      previousSecretExpiresAt: null,
+      failingSince: null,
+      disabledAt: null,
+      createdAt: now,
+      updatedAt: now,
+    };
+    if (!(await this.endpoints.insertWithinLimit(endpoint))) {
+      throw new AppError(
+        ErrorCode.InvalidRequest,
+        `At most ${MAX_ENDPOINTS_PER_MODE} webhook endpoints per organization and mode; delete one first.`,
+      );
+    }
+    this.logger.log(
+      { orgId: owner.organizationId, endpointId: endpoint.id, livemode: owner.livemode },
+      'webhook endpoint created',
+    );
+    return toWebhookEndpointView(endpoint, secret);
+  }
+
+  async list(owner: OwnerScope): Promise<WebhookEndpointView[]> {
+    return (await this.endpoints.listForOwner(owner)).map((e) => toWebhookEndpointView(e));
+  }
+
+  async get(id: string, owner: OwnerScope): Promise<WebhookEndpointView> {
+    return toWebhookEndpointView(await this.own(id, owner));
+  }
+
+  async update(id: string, owner: OwnerScope, patch: EndpointPatch): Promise<WebhookEndpointView> {
+    await this.own(id, owner);
+    if (patch.url !== undefined) {
+      await this.assertTarget(patch.url, owner.livemode);
+    }
+    const updated = await this.endpoints.update(id, owner, patch);
+    if (!updated) {
+      throw notFound();
+    }
+    return toWebhookEndpointView(updated);
+  }
+
+  async delete(id: string, owner: OwnerScope): Promise<void> {
+    if (!WEBHOOK_ENDPOINT_ID.test(id) || !(await this.endpoints.delete(id, owner))) {
+      throw notFound();
+    }
+  }
+
+  /** A new secret; the current one keeps signing for 24 h, so receivers can switch in time. */
+  async rotateSecret(id: string, owner: OwnerScope): Promise<WebhookEndpointView> {
+    await this.own(id, owner);
+    const secret = generateWebhookSecret();
+    const rotated = await this.endpoints.rotateSecret(
+      id,
+      owner,
+      this.cipher.encrypt(secret),
+      new Date(Date.now() + ROTATION_OVERLAP_MS),
+    );
+    if (!rotated) {
+      throw notFound();
+    }
+    this.logger.log({ orgId: owner.organizationId, endpointId: id }, 'webhook secret rotated');
+    return toWebhookEndpointView(rotated, secret);
+  }
+
+  async attempts(id: string, owner: OwnerScope, limit: number): Promise<WebhookAttemptView[]> {
+    await this.own(id, owner);
+    return (await this.deliveries.latestAttempts(id, limit)).map((a) => ({
+      ...a,
+      createdAt: a.createdAt.toISOString(),
+    }));
+  }
+
+  /**
+   * Sends an `endpoint.ping` event at once, signed like every webhook, and answers what the
+   * endpoint said. The ping is neither stored as an event nor retried.
+   */
+  async ping(id: string, owner: OwnerScope): Promise<WebhookAttemptView> {
+    const endpoint = await this.own(id, owner);
+    const now = new Date();
+    const event = {
+      id: newEventId(),
+      type: 'endpoint.ping',
+      createdAt: now.toISOString(),
+      livemode: endpoint.livemode,
+      data: { webhookEndpointId: endpoint.id },
+    };
+    const body = JSON.stringify(event);
+    const result = await sendWebhook(
+      {
+        url: endpoint.url,
+        livemode: endpoint.livemode,
+        body,
+        headers: signFor(this.cipher, endpoint, event.id, now, body),
+      },
+      this.policy,
+      this.resolveAll,
+    );
+    return {
+      eventId: event.id,
+      attempt: 1,
+      httpStatus: result.httpStatus,
+      error: result.error,
+      durationMs: result.durationMs,
+      createdAt: now.toISOString(),
+    };
+  }
+
+  /** The operator's view: every endpoint of the organization, both modes, with its health. */
+  async healthOfOrganization(organizationId: string): Promise<WebhookEndpointHealthView[]> {
+    return (await this.endpoints.healthOfOrganization(organizationId)).map(toHealthView);
+  }
+
+  private async own(id: string, owner: OwnerScope) {
+    const endpoint = WEBHOOK_ENDPOINT_ID.test(id)
+      ? await this.endpoints.findForOwner(id, owner)
+      : null;
+    if (!endpoint) {
+      throw notFound();
+    }
+    return endpoint;
+  }
+
+  private async assertTarget(url: string, livemode: boolean): Promise<void> {
+    const verdict = await checkWebhookTarget(url, livemode, this.policy, this.resolveAll);
+    if (!verdict.allowed) {
+      throw new AppError(ErrorCode.InvalidRequest, `url ${verdict.reason}.`, { param: 'url' });
+    }
+  }
+}
+
+function notFound(): AppError {
+  return new AppError(ErrorCode.NotFound, 'Webhook endpoint not found.');
+}

@@ -1,0 +1,150 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { AuditLogRepository, CredentialCipher } from '#app/partners';
+import {
+  nextAttemptAt,
+  sendWebhook,
+  WEBHOOK_RETRY_WINDOW_MS,
+  type ResolveAll,
+  type WebhookTargetPolicy,
+} from './delivery/index.js';
+import {
+  WebhookDeliveriesRepository,
+  type AttemptOutcome,
+  type ClaimedDelivery,
+} from './webhook-deliveries.repository.js';
+import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+import { WEBHOOK_RESOLVER } from './webhook-endpoints.service.js';
+import { WebhookMetrics } from './webhook.metrics.js';
+import { signFor } from './webhook-signing.js';
+
+export interface WebhookDeliveryOptions {
+  policy: WebhookTargetPolicy;
+  /** `WEBHOOK_RETRY_BASE_MS`. */
+  retryBaseMs: number;
+  /** How long a claimed delivery stays leased: longer than one send (10 s) and its write-back. */
+  leaseMs: number;
+  /** Deliveries claimed and sent at once per round. */
+  batchSize: number;
+}
+
+export const WEBHOOK_DELIVERY_OPTIONS = Symbol('WEBHOOK_DELIVERY_OPTIONS');
+
+/** An endpoint nothing could be delivered to for this long is disabled (issue 17). */
+export const DISABLE_AFTER_MS = WEBHOOK_RETRY_WINDOW_MS;
+
+/**
+ * The poller's webhook work: lease due deliveries, send each signed, write the attempt back and
+ * decide: delivered, retried later on the schedule, or failed once the 3-day window is over. An
+ * endpoint that has had nothing delivered for 3 days is disabled, with an audit entry.
+ */
+@Injectable()
+export class WebhookDispatcher {
+  private readonly logger = new Logger(WebhookDispatcher.name);
+
+  constructor(
+    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly endpoints: WebhookEndpointsRepository,
+    private readonly cipher: CredentialCipher,
+    private readonly audit: AuditLogRepository,
+    private readonly metrics: WebhookMetrics,
+    @Inject(WEBHOOK_DELIVERY_OPTIONS) private readonly options: WebhookDeliveryOptions,
+    @Inject(WEBHOOK_RESOLVER) private readonly resolveAll: ResolveAll,
+  ) {}
+
+  /** How many deliveries one poller sends at once. */
+  get concurrency(): number {
+    return this.options.batchSize;
+  }
+
+  /** Leases up to `limit` due deliveries under `owner`, as of `now`. */
+  claim(owner: string, now: Date, limit: number): Promise<ClaimedDelivery[]> {
+    return this.deliveries.claimDue(owner, now, limit, this.options.leaseMs);
+  }
+
+  /**
+   * Leases and sends one batch of due deliveries under `owner`, as of `now` (the clock is the
+   * caller's, so tests can move it). Answers how many were claimed.
+   */
+  async deliverDue(owner: string, now: Date = new Date()): Promise<number> {
+    const claimed = await this.claim(owner, now, this.options.batchSize);
+    await Promise.all(claimed.map((delivery) => this.deliver(owner, delivery, now)));
+    return claimed.length;
+  }
+
+  /** Refreshes the backlog gauges. */
+  async measureBacklog(now: Date = new Date()): Promise<void> {
+    const backlog = await this.deliveries.backlog(now);
+    this.metrics.pending.set(backlog.pending);
+    this.metrics.oldestPendingAge.set(backlog.oldestAgeSeconds);
+  }
+
+  releaseLeases(owner: string): Promise<number> {
+    return this.deliveries.releaseLeases(owner);
+  }
+
+  /** Sends one leased delivery and writes back what came of it. */
+  async deliver(owner: string, delivery: ClaimedDelivery, now: Date): Promise<void> {
+    const body = JSON.stringify(delivery.event);
+    const result = await sendWebhook(
+      {
+        url: delivery.url,
+        livemode: delivery.livemode,
+        body,
+        headers: signFor(this.cipher, delivery, delivery.event.id, now, body),
+      },
+      this.options.policy,
+      this.resolveAll,
+    );
+    const retryAt = result.delivered
+      ? null
+      : nextAttemptAt(
+          { baseMs: this.options.retryBaseMs, random: Math.random },
+          delivery.attempts + 1,
+          delivery.createdAt,
+          now,
+        );
+    const outcome: AttemptOutcome = {
+      status: result.delivered ? 'delivered' : retryAt ? 'pending' : 'failed',
+      nextAttemptAt: retryAt,
+      httpStatus: result.httpStatus,
+      error: result.error,
+      durationMs: result.durationMs,
+    };
+    if (!(await this.deliveries.recordAttempt(owner, delivery, now, outcome))) {
+      this.metrics.leaseLost.inc();
+      return;
+    }
+    this.metrics.deliveries.inc({
+      outcome: outcome.status === 'pending' ? 'retry' : outcome.status,
+    });
+    this.logger.log(
+      {
+        endpointId: delivery.endpointId,
+        eventId: delivery.event.id,
+        attempt: delivery.attempts + 1,
+        httpStatus: result.httpStatus,
+        error: result.error,
+        durationMs: result.durationMs,
+        outcome: outcome.status,
+      },
+      'webhook attempt',
+    );
+    if (result.delivered) {
+      await this.endpoints.markHealthy(delivery.endpointId);
+    } else if (await this.endpoints.markFailing(delivery.endpointId, now, DISABLE_AFTER_MS)) {
+      await this.audit.record({
+        actor: 'poller',
+        action: 'webhook_endpoint.disable',
+        targetType: 'webhook_endpoint',
+        targetId: delivery.endpointId,
+        details: {
+          reason: 'no delivery succeeded for 3 days',
+          lastError: result.error,
+          lastHttpStatus: result.httpStatus,
+        },
+      });
+      this.metrics.endpointDisables.inc();
+      this.logger.warn({ endpointId: delivery.endpointId }, 'webhook endpoint disabled');
+    }
+  }
+}
