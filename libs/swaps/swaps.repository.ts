@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type OwnerScope, type SwapStatus, TERMINAL_STATUSES } from '#app/domain';
-import { EntityColumns, PreparedReads, SwapEntity } from '#app/persistence';
+import { EntityColumns, PreparedReads, rowsOf, SwapEntity } from '#app/persistence';
 import type { PolledSwap, PolledUpdate, RefreshedSwap } from './polled-swap.js';
 import type { SwapViewRow } from './swap.view.js';
 
@@ -99,11 +99,6 @@ interface ClaimRow {
   amount_anomaly_pct: string | null;
   fee_percent: string;
   lag_ms: string;
-}
-
-/** `UPDATE … RETURNING` answers `[rows, count]` through TypeORM's postgres driver. */
-function rowsOf<T>(result: [T[], number] | T[]): T[] {
-  return Array.isArray(result[0]) ? (result as [T[], number])[0] : (result as T[]);
 }
 
 /**
