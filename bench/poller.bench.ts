@@ -106,6 +106,8 @@ export async function measurePoller(options: PollerBenchOptions): Promise<Poller
       REDIS_KEY_PREFIX: redisPrefix,
       PROVIDER_URL: sandbox.url,
       PROVIDER_PRIVATE_KEY: options.providerKeys.privateKeyPem,
+      // The poller opens webhook secrets with it; the bench has no endpoints, any key will do.
+      CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
       POLL_INTERVAL_MS: String(options.pollIntervalMs),
       POLLER_TICK_MS: '50',
       POLLER_HEALTH_PORT: '0',
