@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
 import { createPartner } from '../factories/partners.js';
 import { startTestApi, type TestApi } from '../support/api.js';
-import { openTestDataSource } from '../support/database.js';
+import { openTestDataSource, truncateAll } from '../support/database.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
 /** The idempotency lock was a fixed 30 s before issue 14; this create outlasts it. */
@@ -21,6 +21,8 @@ describe('A provider slower than the old idempotency lock', () => {
   let db: DataSource;
 
   beforeAll(async () => {
+    // A sandbox's transaction ids follow its seed: swaps left by another suite would collide.
+    await truncateAll();
     sandbox = await startTestSandbox();
     api = await startTestApi({ PROVIDER_URL: sandbox.url, PROVIDER_TIMEOUT_MS: '60000' });
     db = await openTestDataSource();
