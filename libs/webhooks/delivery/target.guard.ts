@@ -116,7 +116,7 @@ export type TargetVerdict = { allowed: true } | { allowed: false; reason: string
 const MAX_URL_LENGTH = 2_048;
 
 /** The bracket-free host of a URL (`[::1]` → `::1`). */
-export function hostOf(url: URL): string {
+function hostOf(url: URL): string {
   return url.hostname.replace(/^\[(.*)\]$/, '$1');
 }
 
