@@ -193,7 +193,7 @@ async function measureExport(api: Api, browser: Browser): Promise<DashboardMeasu
     }
     let rows = 0;
     let bytes = 0;
-    for await (const chunk of res.body) {
+    for await (const chunk of res.body as AsyncIterable<Uint8Array>) {
       bytes += chunk.byteLength;
       for (const byte of chunk) {
         if (byte === 10) {
