@@ -1,11 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { ApiConfig } from '#app/config';
 import { MailModule } from '#app/mail';
+import { PartnerEarningsModule } from '#app/settlement';
 import { AccountsController } from './accounts/accounts.controller.js';
 import { AssetsController } from './assets/assets.controller.js';
 import { DashboardCoreModule } from './dashboard-core.module.js';
+import { DashboardEarningsModule } from './earnings/earnings.module.js';
 import { OverviewController } from './overview/overview.controller.js';
 import { DASHBOARD_SETTINGS, dashboardSettings } from './shared/dashboard.config.js';
+import { DashboardSwapsModule } from './swaps/swaps.module.js';
 
 /** The partner dashboard's settings, for the whole app (configuration only). */
 @Module({})
@@ -13,7 +16,7 @@ class DashboardSettingsModule {}
 
 /** The accounts pages and the Overview. */
 @Module({
-  imports: [DashboardCoreModule],
+  imports: [DashboardCoreModule, PartnerEarningsModule],
   controllers: [AccountsController, OverviewController],
 })
 class AccountsPagesModule {}
@@ -36,6 +39,8 @@ export class DashboardModule {
         },
         MailModule.config(config.mail),
         AccountsPagesModule,
+        DashboardSwapsModule,
+        DashboardEarningsModule,
       ],
       controllers: [AssetsController],
     };
