@@ -3,7 +3,9 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
+import { feeInUsd } from '#app/domain';
 import { EventRecorder } from '#app/events';
+import { EarningsRepository } from '#app/settlement';
 import { SWAP_CSV_FIELDS, SwapQueryService } from '#app/swaps';
 import { insertSwaps } from '../factories/swaps.js';
 import {
@@ -61,6 +63,33 @@ describe('Dashboard in a browser: overview, swaps, a swap, earnings', () => {
         payoutAddress: generateAddress('ethereum', random),
         partnerReferenceId: `order-${1000 + i}`,
       })),
+    );
+    // Finished live swaps earn: their fee is booked at a USD price (as the poller books it).
+    const earnings = harness.api.app.get(EarningsRepository);
+    const ledgerDb = harness.api.app.get(DataSource);
+    for (const [i, id] of swapIds.entries()) {
+      if (statuses[i % statuses.length] !== 'finished') {
+        continue;
+      }
+      const usdPrice = i % 3 === 0 ? '84.12' : '64250.5';
+      await ledgerDb.transaction((manager) =>
+        earnings.bookWithin(manager, {
+          organizationId,
+          swapId: id,
+          feePercent: '1',
+          amountActualFrom: '0.25',
+          from: i % 3 === 0 ? 'ltc' : 'btc',
+          usdPrice,
+          amountUsd: feeInUsd('0.25', usdPrice, '1'),
+        }),
+      );
+    }
+    // An endpoint subscribed to swap events gets a delivery of each.
+    await db.query(
+      `INSERT INTO webhook_endpoints (id, organization_id, livemode, url, events, secret_ciphertext)
+       VALUES ('we_0000000000000000000000b1', $1, true, 'https://hooks.gamma.example/swaps',
+               '{swap.created,swap.status_changed}', 'x')`,
+      [organizationId],
     );
     // The newest swap has a history: created, then confirming.
     const swap = await harness.api.app
@@ -136,7 +165,12 @@ describe('Dashboard in a browser: overview, swaps, a swap, earnings', () => {
     await expect(page.getByRole('heading', { name: 'Event history' }).isVisible()).resolves.toBe(
       true,
     );
-    await expect(page.getByRole('cell', { name: 'swap.status_changed' }).count()).resolves.toBe(1);
+    await expect(
+      page.getByRole('cell', { name: 'swap.status_changed', exact: true }).count(),
+    ).resolves.toBe(1);
+    await expect(
+      page.getByRole('cell', { name: 'https://hooks.gamma.example/swaps' }).count(),
+    ).resolves.toBe(2);
     expect(await seriousAxeFindings(page)).toEqual([]);
     await screenshot(page, 'swap');
   });

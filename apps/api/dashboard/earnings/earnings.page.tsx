@@ -80,7 +80,7 @@ function PayoutAddressForm({
     <Form
       ctx={ctx}
       action="/partner/earnings/payout-address"
-      label="Change the payout address"
+      label="Change where payouts go"
       id="payout-form"
     >
       <FormError message={form?.error} />

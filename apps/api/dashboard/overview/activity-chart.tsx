@@ -85,16 +85,13 @@ function BarChart({ days, series }: { days: DailyActivity[]; series: Series }): 
             </rect>
           );
         })}
-        {ticks.map((day) => {
+        {ticks.map((day, n) => {
           const i = days.indexOf(day);
+          // The first and last labels align with the plot's edges, so neither is cut off.
+          const anchor = n === 0 ? 'start' : n === ticks.length - 1 ? 'end' : 'middle';
+          const x = n === 0 ? LEFT : n === ticks.length - 1 ? WIDTH : LEFT + i * step + step / 2;
           return (
-            <text
-              class="tick"
-              x={(LEFT + i * step + step / 2).toFixed(1)}
-              y={HEIGHT - 6}
-              text-anchor="middle"
-              safe
-            >
+            <text class="tick" x={x.toFixed(1)} y={HEIGHT - 6} text-anchor={anchor} safe>
               {shortDay(day.day)}
             </text>
           );
