@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
+import { CredentialAuthenticator } from '#app/partners';
+import { ModeNotSetError } from '#app/provider';
+import { SwapCreationService } from '#app/swaps';
 import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
 import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
@@ -249,6 +252,47 @@ describe('Test mode', () => {
         expect(res.status).toBe(403);
         expect(res.body.error).toMatchObject({ type: 'authorization_error', code });
       }
+    });
+  });
+
+  describe('an entry point that sets no mode', () => {
+    it('creates no swap and reaches neither provider, whatever the credential', async () => {
+      const creation = api.app.get(SwapCreationService);
+      const authenticator = api.app.get(CredentialAuthenticator);
+      const testPartner = await createPartner(api.app, { mode: 'test' });
+      const livePartner = await createPartner(api.app);
+      // Only the calls creating a swap makes: the poller process polls both sandboxes meanwhile.
+      const creationCalls = async () =>
+        Promise.all(
+          [liveSandbox, testSandbox].map(async (sandbox) => {
+            const { calls } = await sandbox.control.stats();
+            return [
+              'getCurrenciesFull',
+              'getPairsParams',
+              'validateAddress',
+              'createTransaction',
+            ].map((method) => calls[method] ?? 0);
+          }),
+        );
+      const before = await creationCalls();
+      for (const partner of [testPartner, livePartner]) {
+        // Authenticated as the guard does, but served outside the request context it would fill.
+        const authenticated = await authenticator.authenticate(partner.authorization);
+        await expect(
+          creation.create(authenticated, randomUUID(), {
+            from: 'btc',
+            to: 'eth',
+            amountFrom: '0.1',
+            address: '0x' + 'a'.repeat(40),
+          }),
+        ).rejects.toBeInstanceOf(ModeNotSetError);
+      }
+      expect(await creationCalls()).toEqual(before);
+      const [{ count }] = await db.query<{ count: number }[]>(
+        `SELECT count(*)::int AS count FROM swaps WHERE organization_id = ANY($1)`,
+        [[testPartner.organizationId, livePartner.organizationId]],
+      );
+      expect(count).toBe(0);
     });
   });
 
