@@ -12,7 +12,7 @@ import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 
 const ADMIN = `Bearer ${TEST_ADMIN_TOKEN}`;
-/** Issue 16: the test sandbox's lifecycle steps for the timing figures. */
+/** The test sandbox's lifecycle steps for the timing figures. */
 const TEST_STEP_MS = 300;
 const HELPER_STATUSES = [
   'confirming',
@@ -35,9 +35,10 @@ interface Swap {
 }
 
 /**
- * Test mode end to end (issue 16): a live and a test sandbox, the api and a poller process
- * serving both lanes. Live swaps are polled every 30 s here, test swaps every 2 s (the default):
- * whatever moves a test swap in seconds is the test lane or the helpers' immediate refresh.
+ * Test mode end to end (docs/decisions.md, "Test mode"): a live and a test sandbox, the api and a
+ * poller process serving both lanes. Live swaps are polled every 30 s here, test swaps every 2 s
+ * (the default): whatever moves a test swap in seconds is the test lane or the helpers' immediate
+ * refresh.
  */
 describe('Test mode', () => {
   let liveSandbox: TestSandbox;

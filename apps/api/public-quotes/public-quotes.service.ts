@@ -7,7 +7,7 @@ import { inMode, LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provide
 import { KEY_VALUE_STORE, TieredCache, type KeyValueStore } from '#app/redis';
 import type { PublicQuoteResponse } from './dto/public-quote.response.js';
 
-/** The standard service fee built into public prices (DECISIONS: docs/decisions.md). */
+/** The standard service fee built into public prices (docs/decisions.md, "Public quote"). */
 export const STANDARD_FEE_PERCENT = '1';
 const REFERENCE_TTL_MS = 10_000;
 const FEE_NOTE = `The rate includes the standard ${STANDARD_FEE_PERCENT}% service fee. The network fee is shown separately.`;
