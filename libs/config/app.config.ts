@@ -374,6 +374,9 @@ export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
 
 /** Settings of the admin CLI (`npm run admin`): no HTTP server and no provider. */
 export interface CliConfig extends CommonConfig {
+  /** Invitation links start here: `PUBLIC_URL`, else `http://localhost:3000`. */
+  publicUrl: string;
+  mail: MailConfig;
   database: DatabaseConfig;
   redis: RedisConfig;
   credentialEncryptionKey: Buffer;
@@ -389,6 +392,8 @@ export function loadCliConfig(env: Env): CliConfig {
   return {
     ...common(reader),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'warn'),
+    publicUrl: dashboard(reader).publicUrl ?? 'http://localhost:3000',
+    mail: mail(reader),
     database: database(reader, DATABASE_TIMEOUT_MS.cli),
     redis: redis(reader, { allowInProcessStores: true }),
     credentialEncryptionKey: reader.base64Key('CREDENTIAL_ENCRYPTION_KEY', 32),
