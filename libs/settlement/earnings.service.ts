@@ -16,7 +16,9 @@ import {
   type PayoutView,
 } from './earnings.repository.js';
 
-/** An organization's earnings as operators see them (DECISIONS §5). */
+/**
+ * An organization's earnings as operators see them (docs/decisions.md, "Operating the service").
+ */
 export interface EarningsStatement {
   organizationId: string;
   /** Earned and not yet assigned to a payout. */
