@@ -124,6 +124,10 @@ describe('Dashboard: overview, swaps and earnings over HTTP', () => {
       expect(res.text).not.toContain(liveIds[0]);
       expect((await client.get(`/partner/swaps/${liveIds[0]}`)).status).toBe(404);
       expect((await client.get(`/partner/swaps/${testId}`)).status).toBe(200);
+      const exported = parseCsv((await client.get('/partner/swaps/export')).text);
+      expect(exported.slice(1).map((row) => row[0])).toEqual([testId]);
+      const overview = (await client.get('/partner')).text;
+      expect(overview).toMatch(/aria-label="Swaps per day over the last 30 days: 1 swap in total/);
     });
 
     it('exports the filtered swaps as a CSV download', async () => {
@@ -326,6 +330,36 @@ describe('Dashboard: overview, swaps and earnings over HTTP', () => {
           expect([200, 400, 414, 431]).toContain(res.status);
         }
       }
+    });
+
+    it('shows and exports only the organization’s own earnings, whatever ids are sent', async () => {
+      // The other organization earned a fee no page of ours may show.
+      await db.query(
+        `INSERT INTO earnings_ledger (organization_id, swap_id, fee_percent, amount_actual_from,
+           from_ticker, usd_price, amount_usd)
+         VALUES ($1, $2, 1, 7.777, 'btc', 1, 0.07777)`,
+        [orgB, foreignId],
+      );
+      const [entry] = await db.query<{ id: string; created_at: Date }[]>(
+        'SELECT id, created_at FROM earnings_ledger WHERE swap_id = $1',
+        [foreignId],
+      );
+      const token = Buffer.from(
+        `${entry.created_at.toISOString().replace('Z', '000Z')}|${entry.id}`,
+      ).toString('base64url');
+      for (const path of [
+        `/partner/earnings?organizationId=${orgB}`,
+        `/partner/earnings?before=${token}`,
+        `/partner/earnings?after=${token}`,
+        `/partner/earnings/export?organizationId=${orgB}`,
+        `/partner?organizationId=${orgB}`,
+      ]) {
+        const res = await owner.get(path);
+        expect(res.status).toBe(200);
+        expect(res.text).not.toContain('7.777');
+        expect(res.text).not.toContain(foreignId);
+      }
+      expect((await stranger.get('/partner/earnings/export')).text).toContain(foreignId);
     });
 
     it('exports the ledger as CSV', async () => {

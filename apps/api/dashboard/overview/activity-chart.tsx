@@ -130,7 +130,7 @@ export function ActivityCharts({ activity }: { activity: ActivitySeries }): JSX.
             title: 'Swaps per day',
             id: 'chart-swaps',
             value: (d) => String(d.swaps),
-            label: (v) => `${count.format(Number(v))} swaps`,
+            label: (v) => `${count.format(Number(v))} ${v === '1' ? 'swap' : 'swaps'}`,
           }}
         />
         <BarChart
