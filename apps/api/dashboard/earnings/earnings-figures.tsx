@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { EarningsSummary } from '#app/settlement';
-import { usd } from '../overview/activity-chart.js';
+import { usd } from '../data/formats.js';
 
 /** Accrued, payable and paid in USD, and the progress to the payout threshold. */
 export function EarningsFigures({ summary }: { summary: EarningsSummary }): JSX.Element {

@@ -27,7 +27,7 @@ import {
 } from '../shared/dashboard.decorators.js';
 import { setFlash } from '../shared/flash.js';
 import { SeeOther } from '../shared/see-other.js';
-import { csvFilename, sendCsv } from '../swaps/csv-download.js';
+import { csvFilename, sendCsv } from '../data/csv-download.js';
 import { EarningsPage, NETWORK_LABELS, type PayoutForm } from './earnings.page.js';
 
 const LEDGER_PAGE = 50;

@@ -8,7 +8,7 @@ import { Layout } from '../components/layout.js';
 import { Table, type Column } from '../components/table.js';
 import { EarningsFigures } from './earnings-figures.js';
 import type { PageContext } from '../shared/dashboard-request.js';
-import { when } from '../swaps/swaps.page.js';
+import { when } from '../data/formats.js';
 
 export const NETWORK_LABELS: Record<PayoutNetwork, string> = {
   trc20: 'USDT TRC-20 (TRON)',

@@ -1,5 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { ActivitySeries, DailyActivity } from '#app/settlement';
+import { usd } from '../data/formats.js';
 
 const WIDTH = 720;
 const HEIGHT = 180;
@@ -9,12 +10,6 @@ const BOTTOM = 24;
 const TOP = 8;
 
 const count = new Intl.NumberFormat('en-US');
-
-/** A USD amount for people: thousands separated, two decimals (the value is a decimal string). */
-export function usd(value: string): string {
-  const [whole, fraction = ''] = new Decimal(value).toFixed(2, Decimal.ROUND_DOWN).split('.');
-  return `$${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${fraction}`;
-}
 
 /** A short day label, `Nov 3`, from `YYYY-MM-DD` (UTC). */
 function shortDay(day: string): string {

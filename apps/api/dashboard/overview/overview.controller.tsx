@@ -3,7 +3,7 @@ import type { SignedIn } from '#app/accounts';
 import { ActivityService, EarningsService } from '#app/settlement';
 import type { PageContext } from '../shared/dashboard-request.js';
 import { AnyRole, CurrentUser, DashboardController, Page } from '../shared/dashboard.decorators.js';
-import { ownerScopeOf } from '../swaps/owner-scope.js';
+import { ownerScopeOf } from '../data/owner-scope.js';
 import { OverviewPage } from './overview.page.js';
 
 /** The days the overview charts. */

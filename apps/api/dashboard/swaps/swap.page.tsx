@@ -4,7 +4,7 @@ import type { SwapDeliveryView } from '#app/webhooks';
 import { Layout } from '../components/layout.js';
 import { Table, type Column } from '../components/table.js';
 import type { PageContext } from '../shared/dashboard-request.js';
-import { when } from './swaps.page.js';
+import { when } from '../data/formats.js';
 
 const EVENT_COLUMNS: Column<PartnerEvent>[] = [
   { header: 'Time', text: (event) => when(event.createdAt) },

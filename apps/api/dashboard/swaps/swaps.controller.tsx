@@ -7,8 +7,8 @@ import { parseSwapQuery, SwapQueryService, SwapSearchService } from '#app/swaps'
 import { WebhookDeliveriesRepository } from '#app/webhooks';
 import type { PageContext } from '../shared/dashboard-request.js';
 import { AnyRole, CurrentUser, DashboardController, Page } from '../shared/dashboard.decorators.js';
-import { csvFilename, sendCsv } from './csv-download.js';
-import { ownerScopeOf } from './owner-scope.js';
+import { csvFilename, sendCsv } from '../data/csv-download.js';
+import { ownerScopeOf } from '../data/owner-scope.js';
 import { SwapPage } from './swap.page.js';
 import { SwapsPage } from './swaps.page.js';
 

@@ -2,18 +2,10 @@ import { SWAP_STATUSES } from '#app/domain';
 import type { KeysetPage } from '#app/persistence';
 import { swapFiltersQuery, type FilterError, type SwapFilters, type SwapView } from '#app/swaps';
 import { Field, SelectField } from '../components/field.js';
+import { pairLabel, when } from '../data/formats.js';
 import { Layout } from '../components/layout.js';
 import { Table, type Column } from '../components/table.js';
 import type { PageContext } from '../shared/dashboard-request.js';
-
-/** `2026-11-25 14:03 UTC` from an ISO timestamp. */
-export function when(iso: string | null): string {
-  return iso === null ? '—' : `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-}
-
-export function pairLabel(from: string, to: string): string {
-  return `${from} → ${to}`;
-}
 
 function link(query: Record<string, string>): string {
   const search = new URLSearchParams(query).toString();
