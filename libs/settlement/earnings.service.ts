@@ -48,7 +48,8 @@ export const LEDGER_CSV_FIELDS: readonly (keyof LedgerEntryView)[] = [
   'amountUsd',
   'createdAt',
 ];
-const EXPORT_BATCH = 500;
+/** Rows per `FETCH`: a chunk of CSV well under V8's large-object size (see the swaps export). */
+const EXPORT_BATCH = 200;
 
 @Injectable()
 export class EarningsService {

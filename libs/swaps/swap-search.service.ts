@@ -42,8 +42,12 @@ const CSV_COLUMNS: Record<keyof SwapView, true> = {
 };
 export const SWAP_CSV_FIELDS = Object.keys(CSV_COLUMNS) as (keyof SwapView)[];
 
-/** Rows per `FETCH`, and so per chunk written: about 200 KB of CSV. */
-const EXPORT_BATCH = 500;
+/**
+ * Rows per `FETCH`, and so per chunk written: about 75 KB of CSV. A chunk stays under V8's
+ * large-object size (128 KB), so it dies young: a larger one is kept until a full collection,
+ * and a fast export piles them up.
+ */
+const EXPORT_BATCH = 200;
 /**
  * Exports running at once in one process. Each holds a pooled connection for its whole length;
  * a few leave the pool to everything else.
