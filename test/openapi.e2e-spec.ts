@@ -177,7 +177,8 @@ const TSCONFIG = {
 };
 
 /**
- * Issue 16, the API descriptions: the partner document and the operator one, both clean under
+ * The API descriptions (docs/decisions.md, "The API descriptions: two documents, errors from the
+ * code table, Swagger UI at /docs"): the partner document and the operator one, both clean under
  * Redocly's recommended rules; a client typed from the partner document that runs the test-mode
  * flow to `finished`; and the reference page at `/docs`, rendered in a real browser.
  */

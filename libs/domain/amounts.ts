@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 
 /**
  * A decimal string as amounts travel on the wire: digits with an optional fraction; no sign, no
- * exponent (DECISIONS §3.5).
+ * exponent (docs/decisions.md, "Amounts and addresses").
  */
 export const DECIMAL_STRING = /^\d+(\.\d+)?$/;
 
@@ -56,8 +56,9 @@ export function boundsProblem(
 }
 
 /**
- * Takes the partner fee off a payout amount like a rate markup (DECISIONS §3.10), rounding down to
- * the payout currency's precision so the user is never promised more than arrives.
+ * Takes the partner fee off a payout amount like a rate markup (docs/decisions.md, "Partner fee on
+ * quotes"), rounding down to the payout currency's precision so the user is never promised more
+ * than arrives.
  */
 export function applyFee(amount: string, feePercent: string, precision: number): string {
   return new Decimal(amount)

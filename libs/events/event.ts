@@ -1,7 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { SwapView } from '#app/swaps';
 
-/** What a partner can be told about (issue 17); `endpoint.ping` is sent, never stored. */
+/**
+ * What a partner can be told about (docs/decisions.md, "The event feed"); `endpoint.ping` is sent,
+ * never stored.
+ */
 export const EVENT_TYPES = ['swap.created', 'swap.status_changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 

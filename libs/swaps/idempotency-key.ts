@@ -7,8 +7,8 @@ export const UUID_V4 =
   /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
 
 /**
- * The `Idempotency-Key` header (DECISIONS §3.8): a UUID v4, optionally in the structured-field
- * quoted form. Returns it lowercased so case never splits one key in two.
+ * The `Idempotency-Key` header (docs/decisions.md, "Idempotency keys"): a UUID v4, optionally in
+ * the structured-field quoted form. Returns it lowercased so case never splits one key in two.
  */
 export function parseIdempotencyKey(header: string | string[] | undefined): string {
   const raw = Array.isArray(header) ? header[0] : header;

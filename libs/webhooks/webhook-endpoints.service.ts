@@ -38,9 +38,10 @@ export const WEBHOOK_TARGET_POLICY = Symbol('WEBHOOK_TARGET_POLICY');
 export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
 
 /**
- * Partners' webhook endpoints (issue 17): create, read, change, delete, rotate the secret, list
- * attempts and ping. Every URL is checked (and resolved) against the target policy before it is
- * stored; secrets are sealed like credential secrets and shown only on create and rotate.
+ * Partners' webhook endpoints (docs/decisions.md, "Webhook endpoint limits and pings"): create,
+ * read, change, delete, rotate the secret, list attempts and ping. Every URL is checked (and
+ * resolved) against the target policy before it is stored; secrets are sealed like credential
+ * secrets and shown only on create and rotate.
  */
 @Injectable()
 export class WebhookEndpointsService {
