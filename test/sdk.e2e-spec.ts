@@ -1,7 +1,7 @@
 import { execFile, spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -215,6 +215,34 @@ describe('The TypeScript SDK', () => {
     const history = await client.swaps.events(swap.id);
     expect(history[0]).toMatchObject({ type: 'swap.created' });
     expect(history.at(-1)?.data.swap.status).toBe('finished');
+  }, 40_000);
+
+  it("runs the README's TypeScript flow as printed, to finished", async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const section = readme.slice(readme.indexOf('The same in TypeScript with the SDK'));
+    const snippet = /```ts\n([\s\S]*?)```/.exec(section)?.[1];
+    expect(snippet).toContain("from 'swap-partners'");
+    const dir = join(work, 'readme-flow');
+    await mkdir(join(dir, 'node_modules'), { recursive: true });
+    // Installed as a partner would have it: the package, resolving its own dependencies.
+    await symlink(join(ROOT, 'sdk'), join(dir, 'node_modules', 'swap-partners'), 'dir');
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    const program = [
+      'const API = process.env.API_URL;',
+      snippet!.replace("'pk_test_…:sk_test_…'", 'process.env.CREDENTIAL'),
+      "console.log('finished');",
+    ].join('\n');
+    await writeFile(join(dir, 'flow.ts'), program);
+    const { stdout } = await run(process.execPath, ['flow.ts'], {
+      cwd: dir,
+      env: {
+        PATH: process.env.PATH,
+        API_URL: api.url,
+        CREDENTIAL: `${tester.publicKey}:${tester.secret}`,
+      },
+      timeout: 30_000,
+    });
+    expect(stdout.trim()).toBe('finished');
   }, 40_000);
 
   it('throws a typed error for each error type, with code, param and requestId', async () => {
