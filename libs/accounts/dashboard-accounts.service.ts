@@ -150,6 +150,11 @@ export class DashboardAccountsService {
     return { invitation, url };
   }
 
+  /** An owner's invitation from the Team page, in the organization's audit log. */
+  recordTeamInvitation(by: DashboardUser, email: string, role: string): Promise<void> {
+    return this.audit.record(by, 'team.invited', { type: 'invitation', id: email }, { role });
+  }
+
   /** The invitation a link opens, while it can still be accepted. */
   findOpenInvitation(token: unknown): Promise<Invitation | null> {
     return looksLikeToken(token)
