@@ -5,6 +5,7 @@ import request from 'supertest';
 import { generateAddress } from '#app/chains';
 import { createPartner, issueCredential, type TestPartner } from '../factories/partners.js';
 import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from '../support/api.js';
+import { createDashboardUser } from '../support/dashboard.js';
 import { testDatabaseUrl, testRedisPrefix, truncateAll } from '../support/database.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { Conformance, invalidValues, validValues } from './openapi-conformance.js';
@@ -161,6 +162,7 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
       testSwapId: await createSwap(await issueCredential(api.app, owner, 'test')),
       organizationId: target.organizationId,
       publicKey: target.publicKey,
+      userId: (await createDashboardUser(api, target.organizationId, 'viewer')).user.id,
     };
   });
 

@@ -86,6 +86,8 @@ export interface Fixtures {
   deletableWebhookEndpointId: string;
   /** A live event of the same organization, for the feed's `after`. */
   eventId: string;
+  /** A dashboard user of the operator's organization. */
+  userId: string;
 }
 
 /** Where fuzzed webhook endpoints point: a closed local port, so a ping fails at once. */
@@ -143,6 +145,7 @@ function hinted(name: string, fixtures: Fixtures): unknown {
     offset: () => 0,
     lite: () => true,
     url: () => FUZZ_WEBHOOK_URL,
+    email: () => `fuzz-${(sequence += 1)}@example.com`,
     after: () => fixtures.eventId,
   };
   return hints[name]?.();
@@ -346,7 +349,9 @@ export function planRequests(
         ? fixtures.testSwapId
         : operation.template.startsWith('/v1/webhook_endpoints/')
           ? webhookEndpointId
-          : fixtures.organizationId,
+          : operation.template.startsWith('/admin/users/')
+            ? fixtures.userId
+            : fixtures.organizationId,
     publicKey: fixtures.publicKey,
   };
   const queryParams = operation.parameters.filter((p) => p.in === 'query');
