@@ -305,15 +305,18 @@ describe('Dashboard keys, webhooks and events services', () => {
     it('resends an event to an endpoint as a new delivery, signed, and lists both', async () => {
       const endpoint = await endpoints.create(owner, { url: `${receiver.url}/resend` });
       await createTestSwap();
-      await waitUntil('the first delivery', async () => receiver.at('/resend').length >= 1);
+      await waitUntil('the first delivery', () =>
+        Promise.resolve(receiver.at('/resend').length >= 1),
+      );
       const first = verify(endpoint.secret ?? '', '/resend', 0);
 
       const resend = await endpoints.resend(endpoint.id, owner, first.id, USER);
 
       expect(resend.created).toBe(true);
-      await waitUntil(
-        'the resent delivery',
-        async () => receiver.at('/resend').filter((r) => r.body.includes(first.id)).length >= 2,
+      await waitUntil('the resent delivery', () =>
+        Promise.resolve(
+          receiver.at('/resend').filter((r) => r.body.includes(first.id)).length >= 2,
+        ),
       );
       const again = receiver.at('/resend').findIndex((r, i) => i > 0 && r.body.includes(first.id));
       expect(verify(endpoint.secret ?? '', '/resend', again)).toEqual(first);
@@ -359,10 +362,10 @@ describe('Dashboard keys, webhooks and events services', () => {
     it('pages an endpoint’s attempts newest first', async () => {
       const endpoint = await endpoints.create(owner, { url: `${receiver.url}/paged` });
       await createTestSwap();
-      await waitUntil('a delivery', async () => receiver.at('/paged').length >= 1);
+      await waitUntil('a delivery', () => Promise.resolve(receiver.at('/paged').length >= 1));
       const event = JSON.parse(receiver.at('/paged')[0].body) as PartnerEvent;
       await endpoints.resend(endpoint.id, owner, event.id, USER);
-      await waitUntil('the resend', async () => receiver.at('/paged').length >= 2);
+      await waitUntil('the resend', () => Promise.resolve(receiver.at('/paged').length >= 2));
       await waitUntil(
         'both attempts recorded',
         async () =>
