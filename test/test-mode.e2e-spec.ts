@@ -372,11 +372,11 @@ describe('Test mode', () => {
       expect(Date.now() - started).toBeLessThanOrEqual(3000);
     });
 
-    it('refuses a status a swap cannot move to, naming `status`', async () => {
+    it('refuses a status a swap cannot move to with 409 conflict, naming `status`', async () => {
       const swap = await createSwap(test);
       await helper(test, swap.id, 'status', { status: 'failed' }).expect(200);
-      const res = await helper(test, swap.id, 'status', { status: 'confirming' }).expect(400);
-      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'status' });
+      const res = await helper(test, swap.id, 'status', { status: 'confirming' }).expect(409);
+      expect(res.body.error).toMatchObject({ type: 'conflict', code: 'conflict', param: 'status' });
     });
 
     it('refuses a status outside the list with 400 invalid_request on `status`', async () => {
@@ -455,11 +455,11 @@ describe('Test mode', () => {
       }
     });
 
-    it('refuses a second deposit once the swap has moved on', async () => {
+    it('refuses a second deposit once the swap has moved on with 409 conflict', async () => {
       const swap = await createSwap(test);
       await helper(test, swap.id, 'deposit', {}).expect(200);
-      const res = await helper(test, swap.id, 'deposit', {}).expect(400);
-      expect(res.body.error.code).toBe('invalid_request');
+      const res = await helper(test, swap.id, 'deposit', {}).expect(409);
+      expect(res.body.error).toMatchObject({ type: 'conflict', code: 'conflict' });
     });
   });
 

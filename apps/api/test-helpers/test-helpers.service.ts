@@ -51,7 +51,7 @@ export class TestHelpersService {
     }
     if (swap.status !== 'waiting') {
       throw new AppError(
-        ErrorCode.InvalidRequest,
+        ErrorCode.Conflict,
         `This swap is ${swap.status}; only a waiting swap takes a deposit.`,
       );
     }
@@ -63,7 +63,7 @@ export class TestHelpersService {
     const swap = await this.ownSwap(owner, id);
     if (swap.status !== status && !isAllowedTransition(swap.status, status)) {
       throw new AppError(
-        ErrorCode.InvalidRequest,
+        ErrorCode.Conflict,
         `A ${swap.status} swap cannot become ${status}: statuses only move forward.`,
         { param: 'status' },
       );
