@@ -184,7 +184,7 @@ describe('Dashboard keys, webhooks and events services', () => {
       expect(elapsed).toBeLessThan(5000);
       expect(await statusOn(api.url, made.publicKey, made.secret)).toBe(401);
       await expect(refusal(keys.reveal(test, made.publicKey, USER))).resolves.toMatchObject({
-        code: ErrorCode.InvalidRequest,
+        code: ErrorCode.Conflict,
       });
     });
 
@@ -203,7 +203,7 @@ describe('Dashboard keys, webhooks and events services', () => {
       const { publicKey, secret } = rolled.replacement;
       expect(await statusOn(replica.url, publicKey, secret)).toBe(200);
       await expect(refusal(keys.roll(test, made.publicKey, '1h', USER))).resolves.toMatchObject({
-        code: ErrorCode.InvalidRequest,
+        code: ErrorCode.Conflict,
       });
 
       // The hour passes: the old key is refused, from the cache too, within its lifetime.
@@ -355,7 +355,7 @@ describe('Dashboard keys, webhooks and events services', () => {
 
       await endpoints.update(mine.id, owner, { enabled: false });
       await expect(refusal(endpoints.resend(mine.id, owner, eventId, USER))).resolves.toMatchObject(
-        { code: ErrorCode.InvalidRequest },
+        { code: ErrorCode.Conflict },
       );
     });
 

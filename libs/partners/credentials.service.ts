@@ -125,10 +125,7 @@ export class CredentialsService {
     const credential = await this.own(publicKey, owner);
     const summary = toSummary(credential);
     if (summary.state.kind === 'revoked' || summary.state.kind === 'expired') {
-      throw new AppError(
-        ErrorCode.InvalidRequest,
-        'This API key no longer works; create a new one.',
-      );
+      throw new AppError(ErrorCode.Conflict, 'This API key no longer works; create a new one.');
     }
     await this.record(actor, 'credential.revealed', publicKey, owner);
     this.logger.log({ orgId: owner.organizationId, publicKey, actor }, 'credential revealed');
@@ -167,7 +164,7 @@ export class CredentialsService {
       const stored = await this.credentials.roll(publicKey, owner, replacement, expiresAt);
       if (!stored) {
         throw new AppError(
-          ErrorCode.InvalidRequest,
+          ErrorCode.Conflict,
           'Only an active API key can be rolled; this one is revoked, expired or already rolled.',
         );
       }

@@ -172,7 +172,7 @@ export class WebhookEndpointsService {
     }
     if (!endpoint.enabled) {
       throw new AppError(
-        ErrorCode.InvalidRequest,
+        ErrorCode.Conflict,
         'This endpoint is disabled; enable it before resending events to it.',
       );
     }
