@@ -235,6 +235,7 @@ export class CredentialsService {
       action,
       targetType: 'credential',
       targetId: publicKey,
+      organizationId: owner.organizationId,
       details: {
         organizationId: owner.organizationId,
         mode: owner.livemode ? 'live' : 'test',

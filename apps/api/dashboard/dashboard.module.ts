@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import type { ApiConfig } from '#app/config';
 import { MailModule } from '#app/mail';
 import { AccountsController } from './accounts/accounts.controller.js';
+import { ApiKeysPagesModule } from './api-keys/api-keys.module.js';
 import { AssetsController } from './assets/assets.controller.js';
 import { DashboardCoreModule } from './dashboard-core.module.js';
 import { OverviewController } from './overview/overview.controller.js';
@@ -36,6 +37,7 @@ export class DashboardModule {
         },
         MailModule.config(config.mail),
         AccountsPagesModule,
+        ApiKeysPagesModule,
       ],
       controllers: [AssetsController],
     };
