@@ -67,10 +67,6 @@ function stateText(state: CredentialState): JSX.Element {
   }
 }
 
-function keyLabel(key: CredentialSummary): string {
-  return key.name ?? key.publicKey;
-}
-
 function KeyActions({
   ctx,
   view,
@@ -89,7 +85,7 @@ function KeyActions({
     view.keyError?.publicKey === credential.publicKey ? view.keyError.message : undefined;
   return (
     <div class="actions">
-      <Form ctx={ctx} action={`${base}/reveal`} label={`Reveal secret of ${keyLabel(credential)}`}>
+      <Form ctx={ctx} action={`${base}/reveal`} label={`Reveal secret of ${credential.publicKey}`}>
         <FormError message={error} />
         {view.needsPassword ? (
           <Field
@@ -105,7 +101,7 @@ function KeyActions({
         <button type="submit">Reveal secret</button>
       </Form>
       {kind === 'active' && view.canIssue ? (
-        <Form ctx={ctx} action={`${base}/roll`} label={`Roll ${keyLabel(credential)}`}>
+        <Form ctx={ctx} action={`${base}/roll`} label={`Roll ${credential.publicKey}`}>
           <SelectField label="Overlap" name="overlap" options={OVERLAP_OPTIONS} selected="24h" />
           <button type="submit" class="secondary">
             Roll
@@ -114,7 +110,7 @@ function KeyActions({
       ) : (
         ''
       )}
-      <Form ctx={ctx} action={`${base}/revoke`} label={`Revoke ${keyLabel(credential)}`}>
+      <Form ctx={ctx} action={`${base}/revoke`} label={`Revoke ${credential.publicKey}`}>
         <button type="submit" class="danger">
           Revoke
         </button>
