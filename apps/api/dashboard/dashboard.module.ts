@@ -3,6 +3,8 @@ import type { ApiConfig } from '#app/config';
 import { MailModule } from '#app/mail';
 import { AccountsController } from './accounts/accounts.controller.js';
 import { ApiKeysPagesModule } from './api-keys/api-keys.module.js';
+import { EventsPagesModule } from './events/events.module.js';
+import { WebhooksPagesModule } from './webhooks/webhooks.module.js';
 import { AssetsController } from './assets/assets.controller.js';
 import { DashboardCoreModule } from './dashboard-core.module.js';
 import { OverviewController } from './overview/overview.controller.js';
@@ -38,6 +40,8 @@ export class DashboardModule {
         MailModule.config(config.mail),
         AccountsPagesModule,
         ApiKeysPagesModule,
+        WebhooksPagesModule,
+        EventsPagesModule,
       ],
       controllers: [AssetsController],
     };
