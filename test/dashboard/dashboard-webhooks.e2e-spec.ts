@@ -308,7 +308,7 @@ describe('Dashboard webhooks and events pages', () => {
     for (const value of hostile) {
       const inPath = value === '\ud800' ? '%ED%A0%80' : encodeURIComponent(value);
       for (const fields of [
-        { url: value, 'event:swap.created': 'on' },
+        { url: value, 'event:swap.created': 'on' } as Record<string, string>,
         { url: `${receiver.url}/f`, description: value, 'event:swap.created': 'on' },
         { url: `${receiver.url}/f`, 'event:swap.created': value },
       ]) {
