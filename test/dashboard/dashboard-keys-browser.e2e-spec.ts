@@ -15,7 +15,7 @@ import {
   signedInContext,
   watchConsole,
 } from '../support/browser.js';
-import { truncateAll } from '../support/database.js';
+import { testRedisPrefix, truncateAll } from '../support/database.js';
 import {
   createDashboardUser,
   createTestOrganization,
@@ -26,6 +26,11 @@ import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { waitUntil } from '../support/wait.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
+/**
+ * A store namespace of this suite's own: its deliberate wrong passwords (counted per address,
+ * and every test signs in from 127.0.0.1) never add up with other suites' failed sign-ins.
+ */
+const OWN_STORE = { REDIS_KEY_PREFIX: `${testRedisPrefix()}dash-browser:` };
 /**
  * The API keys, Webhooks and Events pages in Chromium, as a person uses them: a key created,
  * revealed after re-authentication, used on /v1 and revoked; what a viewer sees; an endpoint
@@ -46,7 +51,7 @@ describe('Dashboard keys, webhooks and events in a browser', () => {
     sandbox = await startTestSandbox();
     receiver = new WebhookReceiver();
     await receiver.start();
-    const env = { PROVIDER_URL: sandbox.url, TEST_PROVIDER_URL: sandbox.url };
+    const env = { ...OWN_STORE, PROVIDER_URL: sandbox.url, TEST_PROVIDER_URL: sandbox.url };
     harness = await startDashboardApi(env);
     url = harness.api.url;
     poller = await startPoller(

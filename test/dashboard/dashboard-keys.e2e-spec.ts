@@ -1,9 +1,9 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
-import { Clock } from '#app/accounts';
+import { Clock, SIGN_IN_FAILURES_PER_ACCOUNT } from '#app/accounts';
 import { CredentialsService } from '#app/partners';
-import { openTestDataSource, truncateAll } from '../support/database.js';
+import { openTestDataSource, testRedisPrefix, truncateAll } from '../support/database.js';
 import {
   createTestOrganization,
   type DashboardClient,
@@ -22,6 +22,11 @@ function secretIn(html: string): string | null {
 }
 
 /**
+ * A store namespace of this suite's own: its deliberate wrong passwords (counted per address,
+ * and every test signs in from 127.0.0.1) never add up with other suites' failed sign-ins.
+ */
+const OWN_STORE = { REDIS_KEY_PREFIX: `${testRedisPrefix()}dash-keys:` };
+/**
  * The API keys page over plain HTTP, as a browser without script would use it: roles, the
  * re-authentication before a reveal, its audit entry and the owners' notice (a real SMTP server),
  * foreign organizations' keys, CSRF, and hostile input in every field.
@@ -36,7 +41,7 @@ describe('Dashboard API keys page', () => {
 
   beforeAll(async () => {
     await truncateAll();
-    harness = await startDashboardApi();
+    harness = await startDashboardApi(OWN_STORE);
     db = await openTestDataSource();
     orgId = await createTestOrganization(harness.api, { name: 'Keyed Exchange' });
     owner = await signedInClient(harness.api, orgId, 'owner');
@@ -124,6 +129,31 @@ describe('Dashboard API keys page', () => {
     } finally {
       jest.restoreAllMocks();
     }
+  });
+
+  it('throttles wrong passwords given to reveal a secret, as failed sign-ins are', async () => {
+    const guesser = await signedInClient(harness.api, orgId, 'developer');
+    const { publicKey } = await createKey(guesser.client, 'Guessed at');
+
+    const statuses: number[] = [];
+    for (let i = 0; i <= SIGN_IN_FAILURES_PER_ACCOUNT; i += 1) {
+      const res = await guesser.client.post(`/partner/api-keys/${publicKey}/reveal`, {
+        confirmPassword: `wrong-${i}`,
+      });
+      statuses.push(res.status);
+      expect(secretIn(res.text)).toBeNull();
+    }
+    const blocked = await guesser.client.post(`/partner/api-keys/${publicKey}/reveal`, {
+      confirmPassword: guesser.password,
+    });
+
+    expect(statuses.slice(0, SIGN_IN_FAILURES_PER_ACCOUNT)).toEqual(
+      Array<number>(SIGN_IN_FAILURES_PER_ACCOUNT).fill(403),
+    );
+    expect(statuses.at(-1)).toBe(429);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    expect(secretIn(blocked.text)).toBeNull();
   });
 
   it('revokes a key: /v1 refuses it within 5 s', async () => {

@@ -5,6 +5,7 @@ import {
   dashboardActor,
   ReauthenticationService,
   type SignedIn,
+  SignInThrottle,
 } from '#app/accounts';
 import { modeUsableIn, type OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
@@ -28,6 +29,7 @@ type Form = Record<string, string>;
 
 const PAGE = '/partner/api-keys';
 const WRONG_PASSWORD = 'That password is not right. Enter your password to reveal the secret.';
+const TOO_MANY = 'Too many wrong passwords. Wait a few minutes, then try again.';
 
 function ownerOf(me: SignedIn): OwnerScope {
   return { organizationId: me.organization.id, livemode: me.session.mode === 'live' };
@@ -56,6 +58,7 @@ export class ApiKeysController {
     private readonly reauth: ReauthenticationService,
     private readonly accounts: DashboardAccountsService,
     private readonly mailer: Mailer,
+    private readonly throttle: SignInThrottle,
   ) {}
 
   @Get()
@@ -115,15 +118,18 @@ export class ApiKeysController {
     if (!known) {
       throw new AppError(ErrorCode.NotFound, 'API key not found.');
     }
+    // Wrong passwords here count with failed sign-ins, so a taken-over session cannot guess it.
+    const ip = req.ip ?? 'unknown';
+    const waitMs = this.reauth.reauthenticatedWithin(me)
+      ? 0
+      : await this.throttle.retryAfterMs(me.user.email, ip);
+    if (waitMs > 0) {
+      res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+      return this.refusedReveal(ctx, me, res, 429, publicKey, TOO_MANY);
+    }
     if (!(await this.reauth.ensure(me, form))) {
-      res.status(403);
-      const view = await this.view(me);
-      return (
-        <ApiKeysPage
-          ctx={ctx}
-          view={{ ...view, keyError: { publicKey, message: WRONG_PASSWORD } }}
-        />
-      );
+      await this.throttle.recordFailure(me.user.email, ip);
+      return this.refusedReveal(ctx, me, res, 403, publicKey, WRONG_PASSWORD);
     }
     const revealed = await this.refusedAsFlash(req, res, () =>
       this.keys.reveal(owner, publicKey, dashboardActor(me.user)),
@@ -193,6 +199,19 @@ export class ApiKeysController {
         }}
       />
     );
+  }
+
+  private async refusedReveal(
+    ctx: PageContext,
+    me: SignedIn,
+    res: Response,
+    status: number,
+    publicKey: string,
+    message: string,
+  ): Promise<JSX.Element> {
+    res.status(status);
+    const view = await this.view(me);
+    return <ApiKeysPage ctx={ctx} view={{ ...view, keyError: { publicKey, message } }} />;
   }
 
   private async view(me: SignedIn): Promise<ApiKeysView> {
