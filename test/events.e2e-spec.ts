@@ -16,9 +16,9 @@ import { pacer, waitUntil } from './support/wait.js';
 const EVENT_ID = /^evt_[0-9a-f]{24}$/;
 
 /**
- * Events (issue 17): a swap's history, the feed, its paging under concurrent writes, and the
- * separation of organizations and modes. A test sandbox with short steps and a poller in this
- * process move test swaps in seconds.
+ * Events (docs/decisions.md, "The event feed"): a swap's history, the feed, its paging under
+ * concurrent writes, and the separation of organizations and modes. A test sandbox with short steps
+ * and a poller in this process move test swaps in seconds.
  */
 describe('Events', () => {
   let sandbox: TestSandbox;

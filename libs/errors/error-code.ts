@@ -1,4 +1,7 @@
-/** Every error code the service answers with: the spec's code table plus DECISIONS §3. */
+/**
+ * Every error code the service answers with: the contract's code table plus docs/decisions.md,
+ * "Error codes beyond the contract's table".
+ */
 export enum ErrorCode {
   AmountBelowMin = 'amount_below_min',
   AmountAboveMax = 'amount_above_max',

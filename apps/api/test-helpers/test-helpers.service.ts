@@ -22,8 +22,9 @@ const ADDRESSES_PER_ANSWER = 3;
 type TestSwap = SwapEntity & { providerTransactionId: string };
 
 /**
- * Test mode's helpers (issue 16): they move a test swap through its lifecycle on the sandbox
- * provider, then refresh it at once, so the partner's next read already shows the change.
+ * Test mode's helpers (docs/decisions.md, "Test mode"): they move a test swap through its lifecycle
+ * on the sandbox provider, then refresh it at once, so the partner's next read already shows the
+ * change.
  */
 @Injectable()
 export class TestHelpersService {
