@@ -17,11 +17,11 @@ export class PasswordHasher {
   private decoy: Promise<string> | null = null;
 
   hash(password: string): Promise<string> {
-    return this.enqueue(() => hash(password, OPTIONS));
+    return this.exclusively(() => hash(password, OPTIONS));
   }
 
   verify(passwordHash: string, password: string): Promise<boolean> {
-    return this.enqueue(async () => {
+    return this.exclusively(async () => {
       try {
         return await verify(passwordHash, password);
       } catch {
@@ -38,12 +38,12 @@ export class PasswordHasher {
   }
 
   /**
-   * After each hash the queue rests as long as the hash took before the next one starts: a burst
-   * of sign-ins then keeps at most half a core busy, and the API's reads keep the rest (on two
-   * cores a continuous hash is a core the event loop, Postgres and Redis go without). One sign-in
-   * alone waits for nothing; the rest only spaces a burst out.
+   * Runs `work` after every earlier piece of work has settled, so hashing never overlaps; and
+   * after each piece the queue rests as long as that piece took: a burst of sign-ins keeps at
+   * most half a core busy, and the API's reads keep the rest (on two cores a continuous hash is a
+   * core the event loop, Postgres and Redis go without). One sign-in alone waits for nothing.
    */
-  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+  exclusively<T>(work: () => Promise<T>): Promise<T> {
     const timed = async (): Promise<T> => {
       const started = performance.now();
       try {

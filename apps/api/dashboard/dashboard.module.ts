@@ -3,10 +3,17 @@ import type { ApiConfig } from '#app/config';
 import { MailModule } from '#app/mail';
 import { PartnerEarningsModule } from '#app/settlement';
 import { AccountsController } from './accounts/accounts.controller.js';
+import { PasswordResetController } from './accounts/password-reset.controller.js';
+import { AuditLogController } from './audit-log/audit-log.controller.js';
+import { ApiKeysPagesModule } from './api-keys/api-keys.module.js';
+import { EventsPagesModule } from './events/events.module.js';
+import { WebhooksPagesModule } from './webhooks/webhooks.module.js';
 import { AssetsController } from './assets/assets.controller.js';
 import { DashboardCoreModule } from './dashboard-core.module.js';
 import { DashboardEarningsModule } from './earnings/earnings.module.js';
 import { OverviewController } from './overview/overview.controller.js';
+import { SecurityController } from './security/security.controller.js';
+import { TeamController } from './team/team.controller.js';
 import { DASHBOARD_SETTINGS, dashboardSettings } from './shared/dashboard.config.js';
 import { DashboardSwapsModule } from './swaps/swaps.module.js';
 
@@ -14,10 +21,17 @@ import { DashboardSwapsModule } from './swaps/swaps.module.js';
 @Module({})
 class DashboardSettingsModule {}
 
-/** The accounts pages and the Overview. */
+/** The accounts pages, the Overview, Team, Security and Audit log. */
 @Module({
   imports: [DashboardCoreModule, PartnerEarningsModule],
-  controllers: [AccountsController, OverviewController],
+  controllers: [
+    AccountsController,
+    PasswordResetController,
+    OverviewController,
+    TeamController,
+    SecurityController,
+    AuditLogController,
+  ],
 })
 class AccountsPagesModule {}
 
@@ -39,6 +53,9 @@ export class DashboardModule {
         },
         MailModule.config(config.mail),
         AccountsPagesModule,
+        ApiKeysPagesModule,
+        WebhooksPagesModule,
+        EventsPagesModule,
         DashboardSwapsModule,
         DashboardEarningsModule,
       ],
