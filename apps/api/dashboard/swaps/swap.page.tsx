@@ -19,9 +19,9 @@ const EVENT_COLUMNS: Column<PartnerEvent>[] = [
   {
     header: 'Event id',
     cell: (event) => (
-      <span class="mono" safe>
+      <a href={`/partner/events/${encodeURIComponent(event.id)}`} class="mono" safe>
         {event.id}
-      </span>
+      </a>
     ),
   },
 ];
