@@ -4,6 +4,9 @@ import { MailModule } from '#app/mail';
 import { AccountsController } from './accounts/accounts.controller.js';
 import { PasswordResetController } from './accounts/password-reset.controller.js';
 import { AuditLogController } from './audit-log/audit-log.controller.js';
+import { ApiKeysPagesModule } from './api-keys/api-keys.module.js';
+import { EventsPagesModule } from './events/events.module.js';
+import { WebhooksPagesModule } from './webhooks/webhooks.module.js';
 import { AssetsController } from './assets/assets.controller.js';
 import { DashboardCoreModule } from './dashboard-core.module.js';
 import { OverviewController } from './overview/overview.controller.js';
@@ -47,6 +50,9 @@ export class DashboardModule {
         },
         MailModule.config(config.mail),
         AccountsPagesModule,
+        ApiKeysPagesModule,
+        WebhooksPagesModule,
+        EventsPagesModule,
       ],
       controllers: [AssetsController],
     };
