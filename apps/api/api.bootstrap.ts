@@ -11,6 +11,8 @@ import { OpenApiDocumentHolder } from './openapi/openapi.controller.js';
 import { buildOpenApiDocuments } from './openapi/openapi.document.js';
 import { publicCorsMiddleware } from './public-quotes/public-cors.middleware.js';
 import { RequestLimits } from './rate-limiting/request-limits.js';
+import { WidgetKeyAuthenticator } from '#app/widgets';
+import { widgetPreflightMiddleware } from './widget-api/widget-cors.middleware.js';
 
 /** Builds the api app exactly as production runs it; main, the embedded start and e2e tests share it. */
 export async function createApiApp(
@@ -32,7 +34,11 @@ export async function createApiApp(
     logger,
     trustProxyHops: config.trustProxyHops,
     timeouts: config.http,
-    beforeBody: [requestMetricsMiddleware(app.get(ApiMetrics)), publicCorsMiddleware],
+    beforeBody: [
+      requestMetricsMiddleware(app.get(ApiMetrics)),
+      publicCorsMiddleware,
+      widgetPreflightMiddleware(app.get(WidgetKeyAuthenticator)),
+    ],
     beforeError: (req, res) => limits.countRejected(req, res),
     ...options,
   });

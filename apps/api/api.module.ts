@@ -23,10 +23,15 @@ import { RateLimitingModule } from './rate-limiting/rate-limiting.module.js';
 import { SwapsModule } from './swaps/swaps.module.js';
 import { TestHelpersModule } from './test-helpers/test-helpers.module.js';
 import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module.js';
+import { WidgetApiModule } from './widget-api/widget-api.module.js';
 
 @Module({})
 export class ApiModule {
   static forRoot(config: ApiConfig): DynamicModule {
+    const testHelpers = TestHelpersModule.forRoot({
+      testProviderUrl: config.testProvider?.url ?? null,
+      timeoutMs: config.provider.timeoutMs,
+    });
     return {
       module: ApiModule,
       imports: [
@@ -53,9 +58,11 @@ export class ApiModule {
         EventsModule,
         WebhooksModule.forRoot({ allowPrivateTargets: config.webhooks.allowPrivateTargets }),
         WebhookEndpointsModule,
-        TestHelpersModule.forRoot({
-          testProviderUrl: config.testProvider?.url ?? null,
-          timeoutMs: config.provider.timeoutMs,
+        testHelpers,
+        WidgetApiModule.forRoot({
+          credentialEncryptionKey: config.credentialEncryptionKey,
+          quotes: { fixedRateTtlSeconds: config.fixedRateTtlSeconds },
+          testHelpers,
         }),
       ],
     };

@@ -31,7 +31,7 @@ export async function truncateAll(url = testDatabaseUrl()): Promise<void> {
   try {
     await client.query(`TRUNCATE organizations, credentials, swaps, idempotency_keys, fixed_rates,
       earnings_ledger, earnings_pending, payouts, audit_log, swap_events, poll_cycles,
-      upstream_slots RESTART IDENTITY CASCADE`);
+      upstream_slots, widget_keys, widget_swaps RESTART IDENTITY CASCADE`);
   } finally {
     await client.end();
   }
