@@ -43,7 +43,7 @@ export function normalizeOrigin(value: unknown): string | null {
   if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ORIGIN_LENGTH) {
     return null;
   }
-  if (!/^https?:\/\/[A-Za-z0-9.\-[\]:]+$/.test(value) || value.includes('*')) {
+  if (!/^https?:\/\/[A-Za-z0-9.\-[\]:]+$/i.test(value) || value.includes('*')) {
     return null;
   }
   let url: URL;
