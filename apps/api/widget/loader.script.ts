@@ -41,7 +41,7 @@ export const LOADER_SCRIPT = String.raw`(function () {
     if (event.origin !== widgetOrigin) { return; }
     var match = frames.filter(function (f) { return f.frame.contentWindow === event.source; })[0];
     var message = event.data;
-    if (!match || !message || message.source !== 'swap-widget' || typeof message.type !== 'string') { return; }
+    if (!match || !message || message.source !== 'swap-widget-frame' || typeof message.type !== 'string') { return; }
     if (message.type === 'resize') {
       var height = Number(message.data && message.data.height);
       if (height > 0 && height < 10000) { match.frame.style.height = Math.ceil(height) + 'px'; }

@@ -21,7 +21,7 @@ export const WIDGET_PAGE_SCRIPT = String.raw`(function () {
 
   function post(type, data) {
     if (config.parentOrigin && window.parent !== window) {
-      window.parent.postMessage({ source: 'swap-widget', type: type, data: data }, config.parentOrigin);
+      window.parent.postMessage({ source: 'swap-widget-frame', type: type, data: data }, config.parentOrigin);
     }
   }
 

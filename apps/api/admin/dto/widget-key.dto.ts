@@ -7,11 +7,15 @@ import { CREDENTIAL_MODES, type CredentialMode } from '#app/domain';
  * service, the one place the admin API, the CLI and the dashboard share.
  */
 export class CreateWidgetKeyDto {
-  @ApiProperty({ enum: CREDENTIAL_MODES, description: '`live` needs an active organization.' })
+  @ApiProperty({
+    type: String,
+    enum: CREDENTIAL_MODES,
+    description: '`live` needs an active organization.',
+  })
   @Allow()
   mode: unknown;
 
-  @ApiProperty({ maxLength: 100, example: 'Shop checkout' })
+  @ApiProperty({ type: String, maxLength: 100, example: 'Shop checkout' })
   @Allow()
   name: unknown;
 
