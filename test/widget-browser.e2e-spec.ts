@@ -174,9 +174,9 @@ describe('The swap widget in a browser', () => {
       await waitUntil(
         'the page to hear swap.created',
         async () =>
-          (await page.evaluate(() => (window as unknown as { received: Relayed[] }).received)).some(
-            (m) => m.type === 'swap.created',
-          ),
+          (
+            await page.evaluate(() => (globalThis as unknown as { received: Relayed[] }).received)
+          ).some((m) => m.type === 'swap.created'),
         10_000,
       );
       expect(await seriousFindings(page)).toEqual([]);
@@ -187,7 +187,7 @@ describe('The swap widget in a browser', () => {
       await iframe.screenshot({ path: join(SCREENSHOTS, 'widget-finished.png') });
 
       const received = await page.evaluate(
-        () => (window as unknown as { received: Relayed[] }).received,
+        () => (globalThis as unknown as { received: Relayed[] }).received,
       );
       const shopOrigin = `http://127.0.0.1:${shopPort}`;
       const created = received.find((m) => m.type === 'swap.created');

@@ -62,16 +62,19 @@ export class WidgetKeyAuthenticator implements OnModuleInit {
     @Inject(KEY_VALUE_STORE) private readonly store: KeyValueStore,
   ) {}
 
-  async onModuleInit(): Promise<void> {
-    try {
-      await this.store.subscribe(WIDGET_KEY_REVOKED_CHANNEL, (key) => this.evict(key));
-    } catch (error: unknown) {
-      // The 2 s cache lifetime still bounds revocation; fan-out only makes it immediate.
-      this.logger.warn(
-        { err: (error as Error).message },
-        'widget key revocation fan-out unavailable',
-      );
-    }
+  /**
+   * Not awaited: a store that is down queues the subscription until it connects (and renews it
+   * after each reconnect), and the app must start meanwhile; the 2 s cache still bounds revocation.
+   */
+  onModuleInit(): void {
+    this.store
+      .subscribe(WIDGET_KEY_REVOKED_CHANNEL, (key) => this.evict(key))
+      .catch((error: unknown) => {
+        this.logger.warn(
+          { err: (error as Error).message },
+          'widget key revocation fan-out unavailable',
+        );
+      });
   }
 
   /** The caller a header names, or 401. */

@@ -150,6 +150,13 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
       testSwapId: await createSwap(await issueCredential(api.app, owner, 'test')),
       organizationId: target.organizationId,
       publicKey: target.publicKey,
+      widgetKey: (
+        await request(api.url)
+          .post(`/admin/organizations/${target.organizationId}/widget_keys`)
+          .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+          .send({ mode: 'test', name: 'Fuzz', allowedOrigins: ['https://shop.example'] })
+          .expect(201)
+      ).body.widgetKey.key as string,
     };
   });
 

@@ -69,6 +69,8 @@ export interface Fixtures {
   deletableWebhookEndpointId: string;
   /** A live event of the same organization, for the feed's `after`. */
   eventId: string;
+  /** A widget key of the operator's target organization, for the revoke route. */
+  widgetKey: string;
 }
 
 /** Where fuzzed webhook endpoints point: a closed local port, so a ping fails at once. */
@@ -122,6 +124,9 @@ function hinted(name: string, fixtures: Fixtures): unknown {
     lite: () => true,
     url: () => FUZZ_WEBHOOK_URL,
     after: () => fixtures.eventId,
+    allowedOrigins: () => ['https://shop.example'],
+    // Earlier operations may leave the target organization under review: a test widget key works.
+    mode: () => 'test',
   };
   return hints[name]?.();
 }
@@ -321,6 +326,7 @@ export function planRequests(
           ? webhookEndpointId
           : fixtures.organizationId,
     publicKey: fixtures.publicKey,
+    key: fixtures.widgetKey,
   };
   const queryParams = operation.parameters.filter((p) => p.in === 'query');
   const headerParams = operation.parameters.filter((p) => p.in === 'header');
