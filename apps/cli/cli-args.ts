@@ -21,7 +21,16 @@ export type CliCommand =
   | { name: 'credential:list'; organizationId: string }
   | { name: 'credential:reveal'; publicKey: string }
   | { name: 'credential:revoke'; publicKey: string }
-  | { name: 'audit'; limit: number };
+  | { name: 'audit'; limit: number }
+  | {
+      name: 'widget-key:create';
+      organizationId: string;
+      mode: CredentialMode;
+      keyName: string | undefined;
+      allowedOrigins: string[];
+    }
+  | { name: 'widget-key:list'; organizationId: string }
+  | { name: 'widget-key:revoke'; key: string };
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -35,6 +44,9 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
   credential:reveal <publicKey>
   credential:revoke <publicKey>
   audit [--limit <1-200>]
+  widget-key:create <organizationId> --name <name> --origin <origin> [--origin <origin>…] [--test]
+  widget-key:list <organizationId>
+  widget-key:revoke <widgetKey>
 
 Statuses: pending_review, active, suspended, rejected. --test issues a test-mode credential
 (pk_test_…), which works against the sandbox provider while the organization is pending_review.
@@ -154,6 +166,29 @@ export async function parseCommand(argv: string[]): Promise<CliCommand> {
       const query = await validated(AuditQueryInput, { limit: values.limit });
       return { name, limit: query.limit };
     }
+    case 'widget-key:create': {
+      const { values, positionals } = parse(
+        args,
+        {
+          name: { type: 'string' },
+          origin: { type: 'string', multiple: true },
+          test: { type: 'boolean' },
+        },
+        ['organizationId'],
+      );
+      const origins = values.origin as unknown;
+      return {
+        name,
+        organizationId: positionals[0],
+        mode: values.test ? 'test' : 'live',
+        keyName: typeof values.name === 'string' ? values.name : undefined,
+        allowedOrigins: Array.isArray(origins) ? origins.map(String) : [],
+      };
+    }
+    case 'widget-key:list':
+      return { name, organizationId: parse(args, {}, ['organizationId']).positionals[0] };
+    case 'widget-key:revoke':
+      return { name, key: parse(args, {}, ['widgetKey']).positionals[0] };
     default:
       throw new CliUsageError(`Unknown command '${name}'. Run 'npm run admin -- help'.`);
   }

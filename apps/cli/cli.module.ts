@@ -3,6 +3,7 @@ import type { CliConfig } from '#app/config';
 import { PartnersModule } from '#app/partners';
 import { PersistenceModule } from '#app/persistence';
 import { RedisModule } from '#app/redis';
+import { WidgetsModule } from '#app/widgets';
 
 /** What the admin CLI needs: the database, the revocation fan-out and the partners services. */
 @Module({})
@@ -14,6 +15,7 @@ export class CliModule {
         PersistenceModule.forRoot(config.database),
         RedisModule.forRoot(config.redis),
         PartnersModule.forRoot(config.credentialEncryptionKey),
+        WidgetsModule,
       ],
     };
   }
