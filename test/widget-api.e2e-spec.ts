@@ -1,6 +1,8 @@
 import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { gzippedScriptBytes, WIDGET_ASSETS } from '../apps/api/widget/widget.assets.js';
@@ -588,6 +590,10 @@ describe('Widget keys and the widget API', () => {
         WIDGET_ASSETS.loader.integrity,
       );
       expect(gzippedScriptBytes()).toBeLessThan(30 * 1024);
+      // The README publishes the hash partners pin.
+      expect(readFileSync(join(process.cwd(), 'README.md'), 'utf8')).toContain(
+        WIDGET_ASSETS.loader.integrity,
+      );
     });
   });
 
