@@ -13,6 +13,7 @@ import { AddressesModule } from './addresses/addresses.module.js';
 import { AdminAuthModule } from './admin/admin-auth.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { CurrenciesModule } from './currencies/currencies.module.js';
+import { DashboardModule } from './dashboard/dashboard.module.js';
 import { EventsModule } from './events/events.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
@@ -58,11 +59,13 @@ export class ApiModule {
         EventsModule,
         WebhooksModule.forRoot({ allowPrivateTargets: config.webhooks.allowPrivateTargets }),
         WebhookEndpointsModule,
+        DashboardModule.forRoot(config),
         testHelpers,
         WidgetApiModule.forRoot({
           credentialEncryptionKey: config.credentialEncryptionKey,
           quotes: { fixedRateTtlSeconds: config.fixedRateTtlSeconds },
           testHelpers,
+          publicUrl: config.dashboard.publicUrl,
         }),
       ],
     };

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '#app/persistence';
 
-/** The Postgres and Redis the development and CI machines run (DECISIONS §2). */
+/** The Postgres and Redis the development and CI machines run (README, "Two commands"). */
 export function adminDatabaseUrl(): string {
   return process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 }
@@ -31,7 +31,8 @@ export async function truncateAll(url = testDatabaseUrl()): Promise<void> {
   try {
     await client.query(`TRUNCATE organizations, credentials, swaps, idempotency_keys, fixed_rates,
       earnings_ledger, earnings_pending, payouts, audit_log, swap_events, poll_cycles,
-      upstream_slots, widget_keys, widget_swaps RESTART IDENTITY CASCADE`);
+      upstream_slots, dashboard_users, dashboard_sessions, dashboard_invitations,
+      dashboard_password_resets, widget_keys, widget_swaps RESTART IDENTITY CASCADE`);
   } finally {
     await client.end();
   }

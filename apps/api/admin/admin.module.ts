@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '#app/accounts';
 import { EarningsModule } from '#app/settlement';
 import { WidgetsModule } from '#app/widgets';
 import { AdminAuditController } from './audit.controller.js';
 import { AdminCredentialsController } from './credentials.controller.js';
+import { AdminDashboardUsersController } from './dashboard-users.controller.js';
 import { AdminEarningsController } from './earnings.controller.js';
 import { AdminLegacySwapsController } from './legacy-swaps.controller.js';
 import { AdminOrganizationsController } from './organizations.controller.js';
@@ -10,12 +12,12 @@ import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.
 import { AdminWidgetKeysController } from './widget-keys.controller.js';
 
 /**
- * The operator API under `/admin`, behind the admin token (DECISIONS §5). OrganizationsService
- * comes from the one PartnersModule the api root imports, so revocations go through the same
- * authenticator that serves partner requests.
+ * The operator API under `/admin`, behind the admin token (docs/decisions.md, "Operating the
+ * service"). OrganizationsService comes from the one PartnersModule the api root imports, so
+ * revocations go through the same authenticator that serves partner requests.
  */
 @Module({
-  imports: [EarningsModule, WidgetsModule],
+  imports: [EarningsModule, AccountsModule, WidgetsModule],
   controllers: [
     AdminOrganizationsController,
     AdminCredentialsController,
@@ -23,6 +25,7 @@ import { AdminWidgetKeysController } from './widget-keys.controller.js';
     AdminLegacySwapsController,
     AdminEarningsController,
     AdminWebhookEndpointsController,
+    AdminDashboardUsersController,
     AdminWidgetKeysController,
   ],
 })

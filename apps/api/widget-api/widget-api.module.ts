@@ -6,6 +6,7 @@ import { CurrenciesModule } from '../currencies/currencies.module.js';
 import { PairsModule } from '../pairs/pairs.module.js';
 import { WidgetPageController } from '../widget/widget-page.controller.js';
 import { WidgetApiController } from './widget-api.controller.js';
+import { WidgetSettings } from './widget-origin.js';
 import { WidgetSwapsService } from './widget-swaps.service.js';
 
 export interface WidgetApiOptions {
@@ -14,6 +15,8 @@ export interface WidgetApiOptions {
   quotes: QuotesOptions;
   /** The api's own test helpers module (the same instance), for "Simulate deposit". */
   testHelpers: DynamicModule;
+  /** `PUBLIC_URL`'s origin: the hosted page's own origin (null: each request's). */
+  publicUrl: string | null;
 }
 
 /**
@@ -37,6 +40,7 @@ export class WidgetApiModule {
       controllers: [WidgetApiController, WidgetPageController],
       providers: [
         { provide: StatusTokens, useValue: new StatusTokens(options.credentialEncryptionKey) },
+        { provide: WidgetSettings, useValue: new WidgetSettings(options.publicUrl) },
         WidgetSwapsService,
       ],
     };

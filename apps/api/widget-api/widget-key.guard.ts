@@ -4,7 +4,7 @@ import { AppError, ErrorCode } from '#app/errors';
 import { requestContext } from '#app/logging';
 import { WidgetKeyAuthenticator, type WidgetCaller } from '#app/widgets';
 import type { PartnerRequest } from '../auth/partner-auth.guard.js';
-import { originStanding } from './widget-origin.js';
+import { originStanding, WidgetSettings } from './widget-origin.js';
 
 export interface WidgetRequest extends PartnerRequest {
   widget?: WidgetCaller;
@@ -18,13 +18,16 @@ export interface WidgetRequest extends PartnerRequest {
  */
 @Injectable()
 export class WidgetKeyGuard implements CanActivate {
-  constructor(private readonly authenticator: WidgetKeyAuthenticator) {}
+  constructor(
+    private readonly authenticator: WidgetKeyAuthenticator,
+    private readonly settings: WidgetSettings,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<WidgetRequest>();
     const caller = await this.authenticator.authenticate(req.headers['x-widget-key']);
-    const standing = originStanding(req, caller.allowedOrigins);
+    const standing = originStanding(req, caller.allowedOrigins, this.settings.publicUrl);
     if (standing === 'refused') {
       throw new AppError(
         ErrorCode.OriginNotAllowed,

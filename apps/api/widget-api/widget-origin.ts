@@ -1,7 +1,18 @@
 import type { Request } from 'express';
 
-/** The hosted widget page's own origin: the request's scheme and `Host` (behind a trusted proxy, the forwarded ones). */
-export function ownOrigin(req: Request): string | null {
+/** Where the service is reached: `PUBLIC_URL`'s origin, or null for each request's own. */
+export class WidgetSettings {
+  constructor(readonly publicUrl: string | null) {}
+}
+
+/**
+ * The hosted widget page's own origin: `PUBLIC_URL` when set, else the request's scheme and
+ * `Host` (behind a trusted proxy, the forwarded ones).
+ */
+export function ownOrigin(req: Request, publicUrl: string | null): string | null {
+  if (publicUrl !== null) {
+    return publicUrl;
+  }
   const host = req.get('host');
   return host ? `${req.protocol}://${host.toLowerCase()}` : null;
 }
@@ -15,13 +26,14 @@ export function ownOrigin(req: Request): string | null {
 export function originStanding(
   req: Request,
   allowedOrigins: readonly string[],
+  publicUrl: string | null,
 ): 'listed' | 'same' | 'refused' {
   const origin = req.headers.origin;
   if (typeof origin === 'string') {
     if (allowedOrigins.includes(origin)) {
       return 'listed';
     }
-    return origin === ownOrigin(req) ? 'same' : 'refused';
+    return origin === ownOrigin(req, publicUrl) ? 'same' : 'refused';
   }
   return req.headers['sec-fetch-site'] === 'same-origin' ? 'same' : 'refused';
 }
