@@ -162,6 +162,13 @@ describe('The swap widget in a browser', () => {
       expect(await seriousFindings(page)).toEqual([]);
       await iframe.screenshot({ path: join(SCREENSHOTS, 'widget-amount.png') });
 
+      // Out of the pair's limits: said at once, without a refused request in the console.
+      await frame.getByLabel('Amount').fill('0.00000001');
+      await frame.getByText(/Send between/).waitFor({ timeout: 10_000 });
+      expect(await frame.getByRole('button', { name: 'Continue' }).isDisabled()).toBe(true);
+      await frame.getByLabel('Amount').fill('0.1');
+      await frame.getByText(/You get about/).waitFor({ timeout: 20_000 });
+
       await frame.getByRole('button', { name: 'Continue' }).click();
       await frame.getByLabel('Payout address').fill(await testAddress());
       await frame.getByText('Valid address.').waitFor({ timeout: 15_000 });

@@ -100,6 +100,48 @@ export const WIDGET_PAGE_SCRIPT = String.raw`(function () {
     quoteTimer = setTimeout(quote, 350);
   }
 
+  /** Decimal strings compared digit by digit: amounts are never floats. */
+  function compareDecimals(a, b) {
+    var pa = a.split('.'), pb = b.split('.');
+    var ia = pa[0].replace(/^0+(?=\d)/, ''), ib = pb[0].replace(/^0+(?=\d)/, '');
+    if (ia.length !== ib.length) { return ia.length < ib.length ? -1 : 1; }
+    if (ia !== ib) { return ia < ib ? -1 : 1; }
+    var fa = pa[1] || '', fb = pb[1] || '';
+    var width = Math.max(fa.length, fb.length);
+    fa = fa.padEnd(width, '0');
+    fb = fb.padEnd(width, '0');
+    return fa === fb ? 0 : fa < fb ? -1 : 1;
+  }
+
+  var pairs = {};
+  function pairLimits(from, to) {
+    var name = from + ':' + to;
+    pairs[name] = pairs[name] || api('GET', '/pairs?from=' + encodeURIComponent(from) + '&to=' + encodeURIComponent(to))
+      .then(function (json) { return json.pair; })
+      .catch(function (error) { delete pairs[name]; throw error; });
+    return pairs[name];
+  }
+
+  function currency(ticker) {
+    return state.currencies.filter(function (c) { return c.ticker === ticker; })[0];
+  }
+
+  /** What the amount lacks before a quote can be asked for (so normal flows answer 2xx), or null. */
+  function amountProblem(amount, from, pair) {
+    if (!/^\d+(\.\d+)?$/.test(amount)) { return T.amountFormat; }
+    var digits = currency(from) ? currency(from).blockchainPrecision : 18;
+    if ((amount.split('.')[1] || '').length > digits) {
+      return fill(T.amountPrecision, { digits: digits, ticker: from.toUpperCase() });
+    }
+    var fixed = rateMode() === 'fixed';
+    var min = fixed ? pair.minAmountFixed : pair.minAmountFloat;
+    var max = fixed ? pair.maxAmountFixed : pair.maxAmountFloat;
+    if (compareDecimals(amount, min) < 0 || compareDecimals(amount, max) > 0) {
+      return fill(T.limits, { min: min, max: max, ticker: from.toUpperCase() });
+    }
+    return null;
+  }
+
   function quote() {
     var seq = ++state.quoteSeq;
     state.quote = null;
@@ -107,12 +149,22 @@ export const WIDGET_PAGE_SCRIPT = String.raw`(function () {
     $('continue').disabled = true;
     $('amount-error').textContent = '';
     var amount = $('amount').value.trim();
+    var from = tickerOf($('from')), to = tickerOf($('to'));
     if (!amount) { $('quote').textContent = ''; return; }
+    if (from === to) { $('quote').textContent = ''; $('amount-error').textContent = T.samePair; return; }
     $('quote').textContent = T.quoting;
-    var body = { from: tickerOf($('from')), to: tickerOf($('to')), amountFrom: amount };
-    if (rateMode() === 'fixed') { body.mode = 'fixed'; }
-    api('POST', '/quotes', body).then(function (json) {
-      if (seq !== state.quoteSeq) { return; }
+    pairLimits(from, to).then(function (pair) {
+      if (seq !== state.quoteSeq) { return null; }
+      var problem = amountProblem(amount, from, pair);
+      if (problem) {
+        var error = new Error(problem);
+        throw error;
+      }
+      var body = { from: from, to: to, amountFrom: amount };
+      if (rateMode() === 'fixed') { body.mode = 'fixed'; }
+      return api('POST', '/quotes', body);
+    }).then(function (json) {
+      if (!json || seq !== state.quoteSeq) { return; }
       state.quote = json.quote;
       $('continue').disabled = false;
       describeQuote();
