@@ -546,6 +546,24 @@ describe('Widget keys and the widget API', () => {
       expect(Number(refused?.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     });
 
+    it('never lets a burst on one key starve another organization of the upstream', async () => {
+      const busy = await newKey((await createPartner(api.app)).organizationId, 'live');
+      const quiet = await newKey((await createPartner(api.app)).organizationId, 'live');
+      const quote = (key: string, amountFrom: string) =>
+        widget('post', '/quotes', key).send({ from: 'btc', to: 'eth', amountFrom });
+
+      // 25 quotes need 2.5 s of the shared 10 calls/s; the other organization asks meanwhile.
+      const burst = Promise.all(Array.from({ length: 25 }, (_, i) => quote(busy.key, `0.1${i}`)));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const started = Date.now();
+      const other = await quote(quiet.key, '0.2');
+      const waited = Date.now() - started;
+      await burst;
+
+      expect(other.status).toBe(200);
+      expect(waited).toBeLessThan(2_500);
+    });
+
     it('allows 10 swap creations a minute per address on a key', async () => {
       const key = await newKey(partner.organizationId, 'test');
       const ip = nextIp();
