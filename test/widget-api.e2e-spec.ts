@@ -391,6 +391,42 @@ describe('Widget keys and the widget API', () => {
       expect(replay.body).toEqual(first.body);
     });
 
+    it('creates a fixed-rate swap from a fixed quote of the same key, once', async () => {
+      const quoted = await widget('post', '/quotes', testKey.key)
+        .send({ from: 'btc', to: 'eth', amountFrom: '0.1', mode: 'fixed' })
+        .expect(200);
+      const { rateId } = (quoted.body as { quote: { rateId: string } }).quote;
+      const body = {
+        from: 'btc',
+        to: 'eth',
+        amountFrom: '0.1',
+        mode: 'fixed',
+        rateId,
+        address: await testAddress(),
+        refundAddress: await testAddress('btc'),
+      };
+
+      const created = await widget('post', '/swaps', testKey.key)
+        .set('Idempotency-Key', randomUUID())
+        .send(body);
+      const again = await widget('post', '/swaps', testKey.key)
+        .set('Idempotency-Key', randomUUID())
+        .send(body);
+      const noRefund = await widget('post', '/swaps', testKey.key)
+        .set('Idempotency-Key', randomUUID())
+        .send({ ...body, refundAddress: undefined });
+
+      expect(created.status).toBe(201);
+      expect((created.body as { swap: { mode: string; payTill: string } }).swap).toMatchObject({
+        mode: 'fixed',
+        payTill: expect.any(String) as string,
+      });
+      expect(again.status).toBe(409);
+      expect(again.body.error.code).toBe('rate_expired');
+      expect(noRefund.status).toBe(400);
+      expect(noRefund.body.error.code).toBe('missing_refund_address');
+    });
+
     it('follows the partner API rules: Idempotency-Key, body, addresses', async () => {
       const address = await testAddress();
       const noKey = await widget('post', '/swaps', testKey.key).send({
