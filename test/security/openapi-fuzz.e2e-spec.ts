@@ -180,6 +180,13 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
       organizationId: target.organizationId,
       publicKey: target.publicKey,
       userId: (await createDashboardUser(api, target.organizationId, 'viewer')).user.id,
+      widgetKey: (
+        await request(api.url)
+          .post(`/admin/organizations/${target.organizationId}/widget_keys`)
+          .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+          .send({ mode: 'test', name: 'Fuzz', allowedOrigins: ['https://shop.example'] })
+          .expect(201)
+      ).body.widgetKey.key as string,
     };
   });
 
