@@ -34,9 +34,7 @@ function base64url(value: unknown, max: number): string | null {
     : null;
 }
 
-function common(
-  value: unknown,
-): {
+function common(value: unknown): {
   id: string;
   response: Record<string, unknown>;
   rest: Partial<RegistrationResponseJSON>;
