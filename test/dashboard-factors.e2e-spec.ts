@@ -8,6 +8,8 @@ import {
   DashboardFactorsModule,
   MAX_PASSKEYS_PER_USER,
   PasskeysService,
+  PENDING_SIGN_IN_TTL_MS,
+  PendingSignInsService,
   TotpService,
   type RelyingParty,
 } from '#app/dashboard-factors';
@@ -41,6 +43,7 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
   let now = START;
   let totp: TotpService;
   let passkeys: PasskeysService;
+  let pending: PendingSignInsService;
 
   beforeAll(async () => {
     await truncateAll();
@@ -53,6 +56,7 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
     app = await moduleRef.init();
     totp = app.get(TotpService);
     passkeys = app.get(PasskeysService);
+    pending = app.get(PendingSignInsService);
     db = await openTestDataSource();
   });
 
@@ -462,6 +466,32 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
         expect(await passkeys.register(owner, RP, 'browser-f', answer, 'Name')).toBeNull();
       }
       expect(await passkeys.list(owner.id)).toHaveLength(1);
+    });
+  });
+
+  describe('pending sign-ins', () => {
+    it('name their user for 5 minutes, complete once, and keep only a digest', async () => {
+      const userId = randomUUID();
+      const token = await pending.start(userId);
+      expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      expect(await pending.userOf(token)).toBe(userId);
+      const stored = await db.query<{ token_hash: string }[]>(
+        `SELECT token_hash FROM dashboard_pending_sign_ins WHERE user_id = $1`,
+        [userId],
+      );
+      expect(stored).toHaveLength(1);
+      expect(stored[0].token_hash).not.toContain(token);
+
+      const results = await Promise.all([pending.complete(token), pending.complete(token)]);
+      expect(results.sort()).toEqual([false, true]);
+      expect(await pending.userOf(token)).toBeNull();
+
+      const late = await pending.start(userId);
+      now += PENDING_SIGN_IN_TTL_MS;
+      expect(await pending.userOf(late)).toBeNull();
+      for (const hostile of [undefined, 42, '', 'x'.repeat(10_000), `${late}\u0000`]) {
+        expect(await pending.userOf(hostile)).toBeNull();
+      }
     });
   });
 });

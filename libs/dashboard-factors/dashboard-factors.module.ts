@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import {
   DashboardPasskeyEntity,
+  DashboardPendingSignInEntity,
   DashboardRecoveryCodeEntity,
   DashboardTotpEntity,
   DashboardWebAuthnChallengeEntity,
@@ -9,6 +10,8 @@ import {
 import { FACTOR_CIPHER, FACTORS_CLOCK, factorCipher, type FactorsClock } from './factor.keys.js';
 import { PasskeysRepository } from './passkeys.repository.js';
 import { PasskeysService } from './passkeys.service.js';
+import { PendingSignInsRepository } from './pending-sign-ins.repository.js';
+import { PendingSignInsService } from './pending-sign-ins.service.js';
 import { RecoveryCodesRepository } from './recovery-codes.repository.js';
 import { TotpRepository } from './totp.repository.js';
 import { TotpService } from './totp.service.js';
@@ -32,6 +35,7 @@ export class DashboardFactorsModule {
           DashboardRecoveryCodeEntity,
           DashboardPasskeyEntity,
           DashboardWebAuthnChallengeEntity,
+          DashboardPendingSignInEntity,
         ]),
       ],
       providers: [
@@ -41,10 +45,12 @@ export class DashboardFactorsModule {
         RecoveryCodesRepository,
         PasskeysRepository,
         WebAuthnChallengesRepository,
+        PendingSignInsRepository,
         TotpService,
         PasskeysService,
+        PendingSignInsService,
       ],
-      exports: [TotpService, PasskeysService],
+      exports: [TotpService, PasskeysService, PendingSignInsService],
     };
   }
 }

@@ -12,6 +12,7 @@ import { WebhookAttemptEntity } from './webhook-attempt.entity.js';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
 import { DashboardPasskeyEntity } from './dashboard-passkey.entity.js';
+import { DashboardPendingSignInEntity } from './dashboard-pending-sign-in.entity.js';
 import { DashboardRecoveryCodeEntity } from './dashboard-recovery-code.entity.js';
 import { DashboardTotpEntity } from './dashboard-totp.entity.js';
 import { DashboardWebAuthnChallengeEntity } from './dashboard-webauthn-challenge.entity.js';
@@ -30,6 +31,7 @@ export * from './webhook-attempt.entity.js';
 export * from './webhook-delivery.entity.js';
 export * from './webhook-endpoint.entity.js';
 export * from './dashboard-passkey.entity.js';
+export * from './dashboard-pending-sign-in.entity.js';
 export * from './dashboard-recovery-code.entity.js';
 export * from './dashboard-totp.entity.js';
 export * from './dashboard-webauthn-challenge.entity.js';
@@ -49,6 +51,7 @@ export const ENTITIES = [
   WebhookDeliveryEntity,
   WebhookAttemptEntity,
   DashboardPasskeyEntity,
+  DashboardPendingSignInEntity,
   DashboardRecoveryCodeEntity,
   DashboardTotpEntity,
   DashboardWebAuthnChallengeEntity,

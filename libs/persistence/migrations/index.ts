@@ -4,6 +4,7 @@ import { PollCycles1764000000000 } from './1764000000000-poll-cycles.js';
 import { TestMode1764100000000 } from './1764100000000-test-mode.js';
 import { EventsAndWebhooks1764200000000 } from './1764200000000-events-and-webhooks.js';
 import { DashboardFactors1764700000000 } from './1764700000000-dashboard-factors.js';
+import { DashboardPendingSignIns1764700000001 } from './1764700000001-dashboard-pending-sign-ins.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
 export const MIGRATIONS = [
@@ -13,4 +14,5 @@ export const MIGRATIONS = [
   TestMode1764100000000,
   EventsAndWebhooks1764200000000,
   DashboardFactors1764700000000,
+  DashboardPendingSignIns1764700000001,
 ];
