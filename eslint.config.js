@@ -32,7 +32,7 @@ const leavesPackage = (levels) => ({ regex: `^${climbs(levels)}`, message: LEAVE
 /** `patternsAt(levels)`: what a file of `pkg` may not import, `levels` being its depth + 1. */
 function bounded(pkg, ignores, patternsAt) {
   return Array.from({ length: DEEPEST + 1 }, (_, depth) => ({
-    files: [`${pkg}/${'*/'.repeat(depth)}${depth === DEEPEST ? '**/' : ''}*.ts`],
+    files: [`${pkg}/${'*/'.repeat(depth)}${depth === DEEPEST ? '**/' : ''}*.{ts,tsx}`],
     ignores,
     rules: { 'no-restricted-imports': ['error', { patterns: patternsAt(depth + 1) }] },
   }));
@@ -83,7 +83,7 @@ export default tseslint.config(
     },
   },
   {
-    files: ['test/**/*.ts', '**/*.spec.ts'],
+    files: ['test/**/*.ts', '**/*.spec.ts', '**/*.spec.tsx'],
     rules: {
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
