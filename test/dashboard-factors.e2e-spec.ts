@@ -69,12 +69,32 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
     now = START;
   });
 
+  let organizationId: string;
+
+  /** A dashboard user row (the factors' tables refer to it). */
+  async function newUser(): Promise<string> {
+    if (organizationId === undefined) {
+      [{ id: organizationId }] = await db.query<{ id: string }[]>(
+        `INSERT INTO organizations (name, fee_percent, status) VALUES ('Factors', 1, 'active')
+         RETURNING id`,
+      );
+    }
+    const id = randomUUID();
+    await db.query(
+      `INSERT INTO dashboard_users (id, organization_id, email, password_hash, role)
+       VALUES ($1, $2, $3, 'x', 'owner')`,
+      [id, organizationId, `${id}@example.com`],
+    );
+    return id;
+  }
+
   /** A user with TOTP on; answers the secret and the recovery codes. */
-  async function enrolled(userId = randomUUID()): Promise<{
+  async function enrolled(given?: string): Promise<{
     userId: string;
     secret: string;
     recoveryCodes: string[];
   }> {
+    const userId = given ?? (await newUser());
     const enrolment = await totp.beginEnrolment(userId, `${userId}@example.com`);
     if (enrolment === null) {
       throw new Error('enrolment refused');
@@ -90,7 +110,7 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
 
   describe('TOTP enrolment', () => {
     it('shows a QR code and a key for the user, keeps the secret sealed and turns on with a right code', async () => {
-      const userId = randomUUID();
+      const userId = await newUser();
       const enrolment = await totp.beginEnrolment(userId, 'ann@example.com');
       expect(enrolment).not.toBeNull();
       const uri = new URL(enrolment!.uri);
@@ -145,7 +165,7 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
       const { userId } = await enrolled();
       expect(await totp.beginEnrolment(userId, 'x@example.com')).toBeNull();
 
-      const other = randomUUID();
+      const other = await newUser();
       const first = await totp.beginEnrolment(other, 'y@example.com');
       const second = await totp.beginEnrolment(other, 'y@example.com');
       expect(second!.uri).not.toBe(first!.uri);
@@ -256,16 +276,17 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
   });
 
   describe('passkeys', () => {
-    const user = () => {
-      const id = randomUUID();
+    const user = async () => {
+      const id = await newUser();
       return { id, email: `${id}@example.com` };
     };
 
     async function registered(
-      owner = user(),
+      given?: { id: string; email: string },
       authenticator = new SoftAuthenticator(),
       name = 'Laptop',
     ) {
+      const owner = given ?? (await user());
       const binding = randomUUID();
       const options = await passkeys.registrationOptions(owner, RP, binding);
       const view = await passkeys.register(
@@ -282,7 +303,7 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
     }
 
     it('registers a passkey that needs user verification, with no attestation, discoverable', async () => {
-      const owner = user();
+      const owner = await user();
       const options = await passkeys.registrationOptions(owner, RP, 'browser-1');
       expect(options!.rp).toEqual({ id: 'localhost', name: 'Swap Partners' });
       expect(options!.user.name).toBe(owner.email);
@@ -425,7 +446,7 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
     });
 
     it(`stops at ${MAX_PASSKEYS_PER_USER} passkeys per user`, async () => {
-      const owner = user();
+      const owner = await user();
       const authenticator = new SoftAuthenticator();
       for (let i = 0; i < MAX_PASSKEYS_PER_USER; i += 1) {
         await registered(owner, authenticator, `Key ${i}`);
@@ -471,7 +492,7 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
 
   describe('pending sign-ins', () => {
     it('name their user for 5 minutes, complete once, and keep only a digest', async () => {
-      const userId = randomUUID();
+      const userId = await newUser();
       const token = await pending.start(userId);
       expect(token).toMatch(/^[A-Za-z0-9_-]{43}$/);
       expect(await pending.userOf(token)).toBe(userId);

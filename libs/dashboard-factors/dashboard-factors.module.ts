@@ -1,4 +1,10 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import {
+  DynamicModule,
+  type InjectionToken,
+  Module,
+  type ModuleMetadata,
+  type Provider,
+} from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import {
   DashboardPasskeyEntity,
@@ -17,10 +23,31 @@ import { TotpRepository } from './totp.repository.js';
 import { TotpService } from './totp.service.js';
 import { WebAuthnChallengesRepository } from './webauthn-challenges.repository.js';
 
+/** The app's own clock, where it has one: a module exporting `token`, whose `now()` is a Date. */
+export interface FactorsClockSource {
+  imports: NonNullable<ModuleMetadata['imports']>;
+  token: InjectionToken<{ now(): Date }>;
+}
+
 export interface DashboardFactorsOptions {
   /** `CREDENTIAL_ENCRYPTION_KEY`; the factors' own keys are derived from it. */
   masterKey: Buffer;
-  clock?: FactorsClock;
+  /** A function (tests), the app's clock, or by default the system's. */
+  clock?: FactorsClock | FactorsClockSource;
+}
+
+function clockProvider(clock: DashboardFactorsOptions['clock']): Provider {
+  if (clock === undefined || typeof clock === 'function') {
+    return { provide: FACTORS_CLOCK, useValue: clock ?? (() => Date.now()) };
+  }
+  return {
+    provide: FACTORS_CLOCK,
+    inject: [clock.token],
+    useFactory:
+      (source: { now(): Date }): FactorsClock =>
+      () =>
+        source.now().getTime(),
+  };
 }
 
 /** Second factors of dashboard users: TOTP with recovery codes, and passkeys. */
@@ -30,6 +57,7 @@ export class DashboardFactorsModule {
     return {
       module: DashboardFactorsModule,
       imports: [
+        ...(typeof options.clock === 'object' ? options.clock.imports : []),
         TypeOrmModule.forFeature([
           DashboardTotpEntity,
           DashboardRecoveryCodeEntity,
@@ -40,7 +68,7 @@ export class DashboardFactorsModule {
       ],
       providers: [
         { provide: FACTOR_CIPHER, useValue: factorCipher(options.masterKey) },
-        { provide: FACTORS_CLOCK, useValue: options.clock ?? (() => Date.now()) },
+        clockProvider(options.clock),
         TotpRepository,
         RecoveryCodesRepository,
         PasskeysRepository,

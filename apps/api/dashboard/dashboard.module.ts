@@ -5,6 +5,7 @@ import { AccountsController } from './accounts/accounts.controller.js';
 import { AssetsController } from './assets/assets.controller.js';
 import { DashboardCoreModule } from './dashboard-core.module.js';
 import { OverviewController } from './overview/overview.controller.js';
+import { SecondFactorsPagesModule } from './second-factors/second-factors.module.js';
 import { DASHBOARD_SETTINGS, dashboardSettings } from './shared/dashboard.config.js';
 
 /** The partner dashboard's settings, for the whole app (configuration only). */
@@ -36,6 +37,7 @@ export class DashboardModule {
         },
         MailModule.config(config.mail),
         AccountsPagesModule,
+        SecondFactorsPagesModule.forRoot(config),
       ],
       controllers: [AssetsController],
     };

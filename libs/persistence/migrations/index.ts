@@ -6,6 +6,7 @@ import { EventsAndWebhooks1764200000000 } from './1764200000000-events-and-webho
 import { DashboardAccounts1764400000000 } from './1764400000000-dashboard-accounts.js';
 import { DashboardFactors1764700000000 } from './1764700000000-dashboard-factors.js';
 import { DashboardPendingSignIns1764700000001 } from './1764700000001-dashboard-pending-sign-ins.js';
+import { DashboardFactorsUsers1764700000002 } from './1764700000002-dashboard-factors-users.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
 export const MIGRATIONS = [
@@ -17,4 +18,5 @@ export const MIGRATIONS = [
   DashboardAccounts1764400000000,
   DashboardFactors1764700000000,
   DashboardPendingSignIns1764700000001,
+  DashboardFactorsUsers1764700000002,
 ];
