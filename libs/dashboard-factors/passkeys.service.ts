@@ -28,6 +28,12 @@ const PROMPT_TIMEOUT_MS = 120_000;
 export const MAX_PASSKEYS_PER_USER = 10;
 export const MAX_PASSKEY_NAME_LENGTH = 64;
 const DEFAULT_PASSKEY_NAME = 'Passkey';
+/**
+ * Ed25519, ES256 and RS256: what authenticators ship. The library's default list starts with
+ * ML-DSA, whose verification Node offers only as experimental and whose signatures run to
+ * kilobytes; an authenticator that supports it picks it first, so it is left out.
+ */
+const ALGORITHMS = [-8, -7, -257];
 
 /** A passkey as the Security page lists it (never its key). */
 export interface PasskeyView {
@@ -94,6 +100,7 @@ export class PasskeysService {
       attestationType: 'none',
       excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+      supportedAlgorithmIDs: ALGORITHMS,
     });
     await this.storeChallenge(binding, 'register', user.id, options.challenge);
     return options;
@@ -126,6 +133,7 @@ export class PasskeysService {
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
       requireUserVerification: true,
+      supportedAlgorithmIDs: ALGORITHMS,
     }).catch((error: unknown) => this.refused('registration', error));
     if (!verified?.verified) {
       return null;
