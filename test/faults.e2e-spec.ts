@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
+import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { createPartner, createPartnerOverHttp, TestPartner } from './factories/partners.js';
 import { startTestApi, TEST_ADMIN_TOKEN, testApiEnv, TestApi } from './support/api.js';
-import { testDatabaseUrl, truncateAll } from './support/database.js';
+import { openTestDataSource, testDatabaseUrl, truncateAll } from './support/database.js';
 import { spawnService, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, TestSandbox } from './support/sandbox.js';
 import { TcpProxy } from './support/tcp-proxy.js';
@@ -119,5 +120,62 @@ describe('SIGTERM on the api', () => {
     expect(res.body.quote.from).toBe('btc');
     // Nest re-raises the signal once closed: a clean SIGTERM exit, as Kubernetes expects.
     expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
+  });
+});
+
+describe('Postgres out of connections (SQLSTATE 53300)', () => {
+  const role = `swap_limited_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  let admin: DataSource;
+  let api: TestApi;
+  let partner: TestPartner;
+
+  beforeAll(async () => {
+    await truncateAll();
+    admin = await openTestDataSource();
+    // A role of its own, not a superuser: its connection limit is enforced; the server's is shared.
+    await admin.query(`CREATE ROLE ${role} LOGIN`);
+    await admin.query(`GRANT ALL ON SCHEMA public TO ${role}`);
+    await admin.query(`GRANT ALL ON ALL TABLES IN SCHEMA public TO ${role}`);
+    await admin.query(`GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
+    const url = new URL(testDatabaseUrl());
+    url.username = role;
+    api = await startTestApi({ DATABASE_URL: url.toString() });
+    partner = await createPartner(api.app);
+  });
+
+  afterAll(async () => {
+    await api.close();
+    await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1`, [
+      role,
+    ]);
+    await admin.query(`DROP OWNED BY ${role}`);
+    await admin.query(`DROP ROLE ${role}`);
+    await admin.destroy();
+  });
+
+  it('answers a retryable 503 envelope, not 500, while new connections are refused', async () => {
+    await request(api.url).get('/v1/swaps').set('Authorization', partner.authorization).expect(200);
+    const [{ open }] = await admin.query<{ open: number }[]>(
+      `SELECT count(*)::int AS open FROM pg_stat_activity WHERE usename = $1`,
+      [role],
+    );
+    // No connection beyond those the pool holds: a burst needing more gets 53300.
+    await admin.query(`ALTER ROLE ${role} CONNECTION LIMIT ${open}`);
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, () =>
+        request(api.url).get('/v1/swaps?limit=100').set('Authorization', partner.authorization),
+      ),
+    );
+    const statuses = answers.map((res) => res.status);
+    expect(statuses).not.toContain(500);
+    const refused = answers.filter((res) => res.status === 503);
+    expect(refused.length).toBeGreaterThan(0);
+    for (const res of refused) {
+      expect(res.body.error).toMatchObject({ type: 'internal_error', code: 'internal' });
+      expect(res.headers['retry-after']).toBe('1');
+      expect(JSON.stringify(res.body)).not.toMatch(/53300|too many|role|postgres/i);
+    }
+    await admin.query(`ALTER ROLE ${role} CONNECTION LIMIT -1`);
+    await request(api.url).get('/v1/swaps').set('Authorization', partner.authorization).expect(200);
   });
 });

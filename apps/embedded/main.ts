@@ -11,13 +11,13 @@ import { runProcess } from '#app/process';
 import { createApiApp } from '../api/api.bootstrap.js';
 import { startPoller } from '../poller/poller.bootstrap.js';
 import { startSandbox } from '../sandbox/sandbox.bootstrap.js';
-import { demoBanner, ensureDemoOrganization } from './demo-seed.js';
+import { demoBanner, ensureDemoOrganization, ensureDemoOwner } from './demo-seed.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { loadOrCreateSecrets } from './embedded-secrets.js';
 
 /**
- * `npm start` with no environment (DECISIONS §2): embedded PostgreSQL, in-process stores, the
- * sandbox provider, the api and the poller, all in this one process.
+ * `npm start` with no environment (docs/decisions.md, "Embedded start"): embedded PostgreSQL,
+ * in-process stores, the sandbox provider, the api and the poller, all in this one process.
  */
 await runProcess('embedded', async () => {
   const embedded = loadEmbeddedConfig(process.env);
@@ -126,8 +126,14 @@ await runProcess('embedded', async () => {
 
   const demo = await step(() => ensureDemoOrganization(api));
   if (demo) {
+    const owner = await ensureDemoOwner(api, demo.organizationId, embedded.dataDir);
+    // localhost, not 127.0.0.1: passkeys (WebAuthn) need a host name.
+    const dashboardUrl = `${apiConfig.dashboard.publicUrl ?? `http://localhost:${apiConfig.port}`}/partner`;
     process.stdout.write(
-      demoBanner(`http://127.0.0.1:${apiConfig.port}`, demo, apiConfig.adminToken),
+      demoBanner(`http://127.0.0.1:${apiConfig.port}`, demo, apiConfig.adminToken, {
+        dashboardUrl,
+        ...owner,
+      }),
     );
   }
 });

@@ -100,6 +100,31 @@ export class DashboardAccountsService {
     return { user, organization };
   }
 
+  /**
+   * A user with exactly this email, role and password (creating it or resetting its password):
+   * for seeded accounts such as the embedded start's demo owner, whose printed password must work.
+   */
+  async ensureUser(input: {
+    organizationId: string;
+    email: string;
+    role: DashboardRole;
+    password: string;
+  }): Promise<DashboardUser> {
+    const found = await this.users.findWithHashByEmail(input.email);
+    if (!found) {
+      return this.users.create({
+        organizationId: input.organizationId,
+        email: input.email,
+        role: input.role,
+        passwordHash: await this.hasher.hash(input.password),
+      });
+    }
+    if (!(await this.hasher.verify(found.passwordHash, input.password))) {
+      await this.users.setPasswordHash(found.user.id, await this.hasher.hash(input.password));
+    }
+    return found.user;
+  }
+
   /** The user these credentials belong to; null for any failure, after the same work. */
   async authenticate(email: string, password: string): Promise<DashboardUser | null> {
     const found = await this.users.findWithHashByEmail(email);
@@ -148,6 +173,11 @@ export class DashboardAccountsService {
       link: url,
     });
     return { invitation, url };
+  }
+
+  /** An owner's invitation from the Team page, in the organization's audit log. */
+  recordTeamInvitation(by: DashboardUser, email: string, role: string): Promise<void> {
+    return this.audit.record(by, 'team.invited', { type: 'invitation', id: email }, { role });
   }
 
   /** The invitation a link opens, while it can still be accepted. */

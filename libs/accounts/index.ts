@@ -11,3 +11,4 @@ export * from './password.hasher.js';
 export * from './password.policy.js';
 export * from './reauthentication.service.js';
 export * from './sign-in.throttle.js';
+export * from './invitation.input.js';

@@ -15,11 +15,11 @@ export class PasswordHasher {
   private decoy: Promise<string> | null = null;
 
   hash(password: string): Promise<string> {
-    return this.enqueue(() => hash(password, OPTIONS));
+    return this.exclusively(() => hash(password, OPTIONS));
   }
 
   verify(passwordHash: string, password: string): Promise<boolean> {
-    return this.enqueue(async () => {
+    return this.exclusively(async () => {
       try {
         return await verify(passwordHash, password);
       } catch {
@@ -35,7 +35,8 @@ export class PasswordHasher {
     return false;
   }
 
-  private enqueue<T>(work: () => Promise<T>): Promise<T> {
+  /** Runs `work` after every earlier piece of work has settled: hashing never overlaps. */
+  exclusively<T>(work: () => Promise<T>): Promise<T> {
     const next = this.tail.then(work, work);
     this.tail = next.catch(() => undefined);
     return next;

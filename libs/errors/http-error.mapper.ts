@@ -41,13 +41,27 @@ const DATABASE_DOWN_CODES = new Set([
   '08003',
   '08006',
 ]);
+/**
+ * SQLSTATE class 53, insufficient resources (53300 too many clients, 53200 out of memory, 53100
+ * disk full): the server refused this request for now, and the next one may pass.
+ */
+const INSUFFICIENT_RESOURCES = /^53[0-9A-Z]{3}$/;
 const DATABASE_DOWN_MESSAGE =
   /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|Query read timeout/i;
 
+function sqlState(error: unknown): unknown {
+  const e = error as { code?: unknown; driverError?: { code?: unknown } } | null;
+  return e?.driverError?.code ?? e?.code;
+}
+
+function isOutOfResources(error: unknown): boolean {
+  const code = sqlState(error);
+  return typeof code === 'string' && INSUFFICIENT_RESOURCES.test(code);
+}
+
 function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as { code?: unknown; driverError?: { code?: unknown }; message?: unknown } | null;
-  const code = e?.driverError?.code ?? e?.code;
-  const message = e?.message;
+  const code = sqlState(error);
+  const message = (error as { message?: unknown } | null)?.message;
   return (
     (typeof code === 'string' && DATABASE_DOWN_CODES.has(code)) ||
     (typeof message === 'string' && DATABASE_DOWN_MESSAGE.test(message))
@@ -74,6 +88,13 @@ export function toAppError(error: unknown): AppError | null {
       default:
         return new AppError(ErrorCode.InvalidRequest, 'The request body could not be read.');
     }
+  }
+  if (isOutOfResources(error)) {
+    return new AppError(
+      ErrorCode.ServiceUnavailable,
+      'The service is temporarily unavailable. Please retry shortly.',
+      { cause: error, retryAfterMs: 1000 },
+    );
   }
   if (isDatabaseUnavailable(error)) {
     return new AppError(

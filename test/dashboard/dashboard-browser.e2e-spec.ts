@@ -5,10 +5,13 @@ import {
   launchChromium,
   screenshot,
   seriousAxeFindings,
+  signedInContext,
   watchConsole,
 } from '../support/browser.js';
 import { truncateAll } from '../support/database.js';
 import {
+  createDashboardUser,
+  createTestOrganization,
   type DashboardHarness,
   startDashboardApi,
   testEmail,
@@ -108,4 +111,56 @@ describe('Dashboard in a browser', () => {
     expect(problems).toEqual([]);
     await context.close();
   }, 60_000);
+
+  it('an owner invites a teammate who joins from the mail; Team, Security and Audit log pass axe', async () => {
+    const url = harness.api.url;
+    const organizationId = await createTestOrganization(harness.api, { name: 'Team Browser Co' });
+    const owner = await createDashboardUser(harness.api, organizationId, 'owner');
+    const { context, page } = await signedInContext(browser, url, owner.email, owner.password);
+    const problems = watchConsole(page);
+
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Team' })
+      .click();
+    await page.waitForURL(`${url}/partner/team`);
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    const teammate = testEmail('teammate');
+    const invite = page.getByRole('form', { name: 'Invite' });
+    await invite.getByLabel('Email').fill(teammate);
+    await invite.getByLabel('Role').selectOption('developer');
+    await invite.getByLabel('Your password').fill(owner.password);
+    await invite.getByRole('button', { name: 'Invite' }).click();
+    await page.waitForURL(`${url}/partner/team`);
+    expect(await page.getByText(`Invitation sent to ${teammate}.`).isVisible()).toBe(true);
+    await screenshot(page, 'team');
+
+    const mail = await harness.smtp.waitFor(teammate, /invited/);
+    const joining = await browser.newContext();
+    const joiner = await joining.newPage();
+    const joinerProblems = watchConsole(joiner);
+    await joiner.goto(mail.links[0]);
+    expect(await seriousAxeFindings(joiner)).toEqual([]);
+    await joiner.getByLabel('New password').fill(testPassword());
+    await Promise.all([
+      joiner.waitForURL(`${url}/partner`),
+      joiner.getByRole('button', { name: 'Set password and join' }).click(),
+    ]);
+    expect(await joiner.getByText('Team Browser Co').first().isVisible()).toBe(true);
+    expect(await joiner.getByText(`${teammate} (developer)`).isVisible()).toBe(true);
+    expect(joinerProblems).toEqual([]);
+    await joining.close();
+
+    await page.goto(`${url}/partner/security`);
+    expect(await page.getByRole('button', { name: 'End session' }).count()).toBe(1);
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    await page.goto(`${url}/partner/audit-log`);
+    expect(await page.getByRole('cell', { name: 'team.invited' }).count()).toBe(1);
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    await page.goto(`${url}/partner/forgot-password`);
+    expect(new URL(page.url()).pathname).toBe('/partner/forgot-password');
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await context.close();
+  }, 90_000);
 });

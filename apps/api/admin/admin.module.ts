@@ -1,19 +1,21 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '#app/accounts';
 import { EarningsModule } from '#app/settlement';
 import { AdminAuditController } from './audit.controller.js';
 import { AdminCredentialsController } from './credentials.controller.js';
+import { AdminDashboardUsersController } from './dashboard-users.controller.js';
 import { AdminEarningsController } from './earnings.controller.js';
 import { AdminLegacySwapsController } from './legacy-swaps.controller.js';
 import { AdminOrganizationsController } from './organizations.controller.js';
 import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.js';
 
 /**
- * The operator API under `/admin`, behind the admin token (DECISIONS §5). OrganizationsService
- * comes from the one PartnersModule the api root imports, so revocations go through the same
- * authenticator that serves partner requests.
+ * The operator API under `/admin`, behind the admin token (docs/decisions.md, "Operating the
+ * service"). OrganizationsService comes from the one PartnersModule the api root imports, so
+ * revocations go through the same authenticator that serves partner requests.
  */
 @Module({
-  imports: [EarningsModule],
+  imports: [EarningsModule, AccountsModule],
   controllers: [
     AdminOrganizationsController,
     AdminCredentialsController,
@@ -21,6 +23,7 @@ import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.
     AdminLegacySwapsController,
     AdminEarningsController,
     AdminWebhookEndpointsController,
+    AdminDashboardUsersController,
   ],
 })
 export class AdminModule {}

@@ -8,6 +8,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { AppError, ErrorCode } from '#app/errors';
 import { ApiErrors } from '../common/api-errors.decorator.js';
+import { assertModeUsable } from '#app/partners';
 import type { PartnerRequest } from './partner-auth.guard.js';
 
 const REQUIRES_PROVIDER = 'requiresProviderActivation';
@@ -19,19 +20,11 @@ export const RequiresProviderActivation = (): MethodDecorator =>
     ApiErrors(ErrorCode.ProviderCredentialPending),
   );
 
-const ORG_STATE_ERRORS = {
-  pending_review: () =>
-    new AppError(ErrorCode.OrgPendingReview, 'Your organization is under review.'),
-  suspended: () => new AppError(ErrorCode.OrgSuspended, 'Your organization is suspended.'),
-  rejected: () =>
-    new AppError(ErrorCode.OrgRejected, 'Your organization application was not approved.'),
-} as const;
-
 /**
  * Authorization of an authenticated partner: an active organization (403), and where the route
  * asks for it, an activated provider account (503). A test credential works while the
  * organization is still under review and needs no provider account: partners build their
- * integration before approval (issue 16).
+ * integration before approval (docs/decisions.md, "Test mode").
  */
 @Injectable()
 export class PartnerAccessGuard implements CanActivate {
@@ -42,10 +35,7 @@ export class PartnerAccessGuard implements CanActivate {
     if (!partner) {
       throw new Error('PartnerAccessGuard needs PartnerAuthGuard before it');
     }
-    const status = partner.organizationStatus;
-    if (status !== 'active' && !(status === 'pending_review' && !partner.livemode)) {
-      throw ORG_STATE_ERRORS[status]();
-    }
+    assertModeUsable(partner.organizationStatus, partner.livemode);
     if (
       partner.livemode &&
       this.reflector.get<boolean>(REQUIRES_PROVIDER, context.getHandler()) &&

@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import { ADMIN_SECURITY } from '../admin/admin-api.decorator.js';
 import { PARTNER_SECURITY } from '../auth/partner-api.decorator.js';
 import {
@@ -7,6 +8,13 @@ import {
   errorResponses,
   TRANSPORT_ERRORS,
 } from '../common/api-errors.decorator.js';
+import {
+  addLinks,
+  declareResponseHeaders,
+  describeWebhooks,
+  nameErrorCodes,
+  strictenRequests,
+} from './contract.js';
 
 type Json = unknown;
 type SecuritySchemeObject = NonNullable<Parameters<DocumentBuilder['addBearerAuth']>[0]>;
@@ -51,6 +59,20 @@ const PARTNER_TAGS: [string, string][] = [
       'through its lifecycle.',
   ],
   ['public', 'Unauthenticated prices for browsers.'],
+  [
+    'events',
+    "The event feed and a swap's history: every swap change as an Event, in a stable order, " +
+      'kept at least 30 days.',
+  ],
+  [
+    'webhook endpoints',
+    'Where the service pushes events: URLs of yours, each with its signing secret, its ' +
+      'delivery attempts and a ping.',
+  ],
+  [
+    'webhooks',
+    'What the service sends to your endpoints: one signed `POST` per event (Standard Webhooks).',
+  ],
   ['health', 'Liveness and readiness probes for load balancers and orchestrators.'],
 ];
 
@@ -85,8 +107,30 @@ function toOpenApi31(node: Json): Json {
   return copy;
 }
 
-function operationsOf(document: OpenAPIObject): Operation[] {
-  return Object.values(document.paths).flatMap((item) => Object.values(item) as Operation[]);
+/**
+ * A path parameter that is not valid percent-encoding (`%C0%80`) is refused before routing with
+ * 400 `invalid_request`, so every operation with one declares that code under 400.
+ */
+function declarePathDecoding(path: string, operation: Operation): void {
+  if (!path.includes('{')) {
+    return;
+  }
+  const existing = operation.responses['400'] as
+    { content?: { 'application/json'?: { schema?: Json } } } | undefined;
+  const schema = existing?.content?.['application/json']?.schema as
+    { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } } | undefined;
+  const codes = (schema?.properties?.error?.properties?.code?.enum ?? []) as ErrorCode[];
+  if (codes.includes(ErrorCode.InvalidRequest)) {
+    return;
+  }
+  const [{ description, schema: merged, examples }] = errorResponses([
+    ...codes,
+    ErrorCode.InvalidRequest,
+  ]);
+  operation.responses['400'] = {
+    description,
+    content: { 'application/json': { schema: merged, examples } },
+  };
 }
 
 /** Every error answer: the statuses the operation declares, what any route may answer, the rest. */
@@ -133,13 +177,15 @@ function subset(
   info: { title: string; description: string },
   tags: [string, string][],
   security: string,
+  withWebhooks = false,
 ): OpenAPIObject {
   const scheme = SECURITY_SCHEMES[security];
   const paths = Object.fromEntries(Object.entries(full.paths).filter(([path]) => keep(path)));
+  const webhooks = withWebhooks ? (full as { webhooks?: Json }).webhooks : undefined;
   const schemas = (full.components?.schemas ?? {}) as Record<string, Json>;
   const used = new Set<string>();
-  referencedSchemas(paths, schemas, used);
-  return {
+  referencedSchemas([paths, webhooks ?? null], schemas, used);
+  const document: OpenAPIObject = {
     openapi: full.openapi,
     info: { ...full.info, ...info, license: LICENSE },
     servers: [{ url: '/', description: 'The server that serves this document.' }],
@@ -147,11 +193,21 @@ function subset(
     paths,
     components: {
       securitySchemes: { [security]: scheme },
+      headers: Object.fromEntries(
+        Object.entries(full.components?.headers ?? {}).filter(([name]) =>
+          JSON.stringify([paths, webhooks ?? null]).includes(`"#/components/headers/${name}"`),
+        ),
+      ),
       schemas: Object.fromEntries(
         Object.entries(schemas).filter(([name]) => used.has(name)),
       ) as never,
     },
   };
+  if (webhooks) {
+    (document as { webhooks?: Json }).webhooks = webhooks;
+  }
+  addLinks(document);
+  return document;
 }
 
 export interface OpenApiDocuments {
@@ -179,8 +235,17 @@ export function buildOpenApiDocuments(app: INestApplication): OpenApiDocuments {
     ...generated.components.schemas,
     ErrorEnvelope: errorEnvelopeSchema() as never,
   };
-  operationsOf(generated).forEach(completeResponses);
+  for (const [path, item] of Object.entries(generated.paths)) {
+    for (const operation of Object.values(item) as Operation[]) {
+      declarePathDecoding(path, operation);
+      completeResponses(operation);
+    }
+  }
   const full = toOpenApi31(generated) as OpenAPIObject;
+  strictenRequests(full, app);
+  nameErrorCodes(full);
+  declareResponseHeaders(full);
+  describeWebhooks(full);
   const isAdmin = (path: string) => path.startsWith('/admin/');
   return {
     partner: subset(
@@ -189,6 +254,7 @@ export function buildOpenApiDocuments(app: INestApplication): OpenApiDocuments {
       { title: 'Swap Partners API', description: PARTNER_DESCRIPTION },
       PARTNER_TAGS,
       PARTNER_SECURITY,
+      true,
     ),
     admin: subset(
       full,

@@ -4,6 +4,7 @@ import { PollCycles1764000000000 } from './1764000000000-poll-cycles.js';
 import { TestMode1764100000000 } from './1764100000000-test-mode.js';
 import { EventsAndWebhooks1764200000000 } from './1764200000000-events-and-webhooks.js';
 import { DashboardAccounts1764400000000 } from './1764400000000-dashboard-accounts.js';
+import { DashboardKeysAndResends1764500000000 } from './1764500000000-dashboard-keys-and-resends.js';
 import { DashboardFactors1764700000000 } from './1764700000000-dashboard-factors.js';
 import { DashboardPendingSignIns1764700000001 } from './1764700000001-dashboard-pending-sign-ins.js';
 import { DashboardFactorsUsers1764700000002 } from './1764700000002-dashboard-factors-users.js';
@@ -16,6 +17,7 @@ export const MIGRATIONS = [
   TestMode1764100000000,
   EventsAndWebhooks1764200000000,
   DashboardAccounts1764400000000,
+  DashboardKeysAndResends1764500000000,
   DashboardFactors1764700000000,
   DashboardPendingSignIns1764700000001,
   DashboardFactorsUsers1764700000002,

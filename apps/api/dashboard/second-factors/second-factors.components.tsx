@@ -73,3 +73,14 @@ export function PasskeySignIn({
     </PasskeyForm>
   );
 }
+
+/** The Security page's pointer to the second-factor settings. */
+export function SecondFactorsSection(): JSX.Element {
+  return (
+    <section class="panel" aria-labelledby="second-factors-heading">
+      <h2 id="second-factors-heading">Second factors</h2>
+      <p>An authenticator app with recovery codes, and passkeys, keep your account safe.</p>
+      <a href="/partner/security/second-factors">Manage second factors</a>
+    </section>
+  );
+}
