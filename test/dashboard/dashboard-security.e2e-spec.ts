@@ -114,6 +114,8 @@ describe('Dashboard security', () => {
         expect.stringMatching(/^\/assets\/favicon\.[0-9a-f]{12}\.svg$/),
         expect.stringMatching(/^\/assets\/dashboard\.[0-9a-f]{12}\.css$/),
         expect.stringMatching(/^\/assets\/htmx\.[0-9a-f]{12}\.js$/),
+        expect.stringMatching(/^\/assets\/simplewebauthn-browser\.[0-9a-f]{12}\.js$/),
+        expect.stringMatching(/^\/assets\/passkeys\.[0-9a-f]{12}\.js$/),
       ]);
       for (const asset of assets) {
         const res = await request(url).get(asset);
