@@ -12,6 +12,7 @@ import { AssetsController } from './assets/assets.controller.js';
 import { DashboardCoreModule } from './dashboard-core.module.js';
 import { DashboardEarningsModule } from './earnings/earnings.module.js';
 import { OverviewController } from './overview/overview.controller.js';
+import { SecondFactorsPagesModule } from './second-factors/second-factors.module.js';
 import { SecurityController } from './security/security.controller.js';
 import { TeamController } from './team/team.controller.js';
 import { DASHBOARD_SETTINGS, dashboardSettings } from './shared/dashboard.config.js';
@@ -58,6 +59,7 @@ export class DashboardModule {
         EventsPagesModule,
         DashboardSwapsModule,
         DashboardEarningsModule,
+        SecondFactorsPagesModule.forRoot(config),
       ],
       controllers: [AssetsController],
     };
