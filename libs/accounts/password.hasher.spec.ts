@@ -40,4 +40,18 @@ describe(PasswordHasher.name, () => {
       'fulfilled',
     ]);
   });
+
+  it('rests after each piece of work as long as it took before starting the next', async () => {
+    const fresh = new PasswordHasher();
+    const starts: number[] = [];
+    const task = () => async () => {
+      starts.push(performance.now());
+      await new Promise((resolve) => setTimeout(resolve, 40));
+    };
+
+    await Promise.all([fresh.exclusively(task()), fresh.exclusively(task())]);
+
+    // 40 ms of work, then at least as long a rest (timers never fire early).
+    expect(starts[1] - starts[0]).toBeGreaterThanOrEqual(79);
+  });
 });
