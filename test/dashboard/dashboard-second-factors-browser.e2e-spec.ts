@@ -168,6 +168,54 @@ describe('Dashboard second factors in a browser', () => {
     await context.close();
   });
 
+  it('takes a passkey as the second factor after the password', async () => {
+    const { email, password } = await createDashboardUser(harness.api, organizationId, 'developer');
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const problems = watchConsole(page);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport: 'usb',
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    await passwordStep(page, email, password);
+    await page.goto(`${base}${FACTORS}`);
+    const add = page.getByRole('form', { name: 'Add a passkey' });
+    await add.getByLabel('Passkey name').fill('Security key');
+    await add.getByLabel('Password').fill(password);
+    await add.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByText('Passkey “Security key” added.').waitFor({ timeout: 10_000 });
+    // Re-authenticated a moment ago: the app's set-up form asks for no password now.
+    await Promise.all([
+      page.waitForURL(`${base}${FACTORS}/totp`),
+      page.getByRole('button', { name: 'Set up authenticator app' }).click(),
+    ]);
+    const secret = (await page.locator('figcaption code').innerText()).replace(/ /g, '');
+    await page
+      .getByLabel('Authentication code')
+      .fill(generateSync({ secret, epoch: Math.floor(now / 1000) }));
+    await page.getByRole('button', { name: 'Turn on' }).click();
+    await page.getByRole('heading', { name: 'Save your recovery codes' }).waitFor();
+    await page.getByRole('link', { name: 'Done' }).click();
+    await signOut(page);
+
+    await passwordStep(page, email, password);
+    expect(new URL(page.url()).pathname).toBe('/partner/login/second-factor');
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await page.waitForURL(`${base}/partner`, { timeout: 10_000 }).catch(async () => {
+      throw new Error(`not signed in: ${await page.locator('main').innerText()}`);
+    });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
   it('shows no passkey button on an IP address', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();
