@@ -1,14 +1,16 @@
-/** Result of counting one hit in a fixed window. */
+/** Result of asking one sliding window to admit a hit. */
 export interface WindowCount {
+  /** The window's count with this hit: over the limit means refused, and then not counted. */
   count: number;
   /** Milliseconds until the window resets. */
   resetMs: number;
 }
 
-/** One counter to bump: its key and the length of its window. */
+/** One counter to bump: its key, the length of its window and how many hits it admits. */
 export interface WindowHit {
   key: string;
   windowMs: number;
+  limit: number;
 }
 
 export type StoreHealth = 'up' | 'down' | 'in_process';
@@ -29,7 +31,11 @@ export interface KeyValueStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   del(key: string): Promise<void>;
-  /** Counts one hit against each key in its own sliding window, atomically, in one round trip. */
+  /**
+   * Admits one hit against every key, each in its own sliding window, atomically, in one round
+   * trip: counted in all when every window has room for it, in none otherwise. A refused hit is
+   * not counted, so a client that keeps retrying past a limit still gets the limit's worth.
+   */
   hitMany(entries: readonly WindowHit[]): Promise<WindowCount[]>;
   /**
    * GCRA on the store's clock: slots `spacingMs` apart, so no window of any length holds more

@@ -38,22 +38,33 @@ export class MemoryStore implements KeyValueStore {
     return Promise.resolve();
   }
 
-  /** The same sliding window as the Redis script. */
+  /** The same sliding windows as the Redis script: counted in all or, when refused, in none. */
   hitMany(entries: readonly WindowHit[]): Promise<WindowCount[]> {
-    return Promise.resolve(entries.map((e) => this.hit(e.key, e.windowMs)));
-  }
-
-  private hit(key: string, windowMs: number): WindowCount {
     const now = Date.now();
-    const index = Math.floor(now / windowMs);
-    const elapsed = now - index * windowMs;
-    const currentKey = `${key}:${index}`;
-    const entry = this.live(currentKey) ?? { value: '0', expiresAt: (index + 2) * windowMs };
-    entry.value = String(Number(entry.value) + 1);
-    this.entries.set(currentKey, entry);
-    const previous = Number(this.live(`${key}:${index - 1}`)?.value ?? '0');
-    const weighted = Math.ceil((previous * (windowMs - elapsed)) / windowMs) + Number(entry.value);
-    return { count: weighted, resetMs: windowMs - elapsed };
+    const added = new Map<string, number>();
+    const windows = entries.map((e) => {
+      const index = Math.floor(now / e.windowMs);
+      const elapsed = now - index * e.windowMs;
+      const bucket = `${e.key}:${index}`;
+      // A key named twice in one call counts twice, as the script's sequential reads do.
+      added.set(bucket, (added.get(bucket) ?? 0) + 1);
+      const current = Number(this.live(bucket)?.value ?? '0') + added.get(bucket)!;
+      const previous = Number(this.live(`${e.key}:${index - 1}`)?.value ?? '0');
+      return {
+        bucket,
+        expiresAt: (index + 2) * e.windowMs,
+        count: Math.ceil((previous * (e.windowMs - elapsed)) / e.windowMs) + current,
+        limit: e.limit,
+        resetMs: e.windowMs - elapsed,
+      };
+    });
+    if (windows.every((w) => w.count <= w.limit)) {
+      for (const w of windows) {
+        const value = Number(this.live(w.bucket)?.value ?? '0') + 1;
+        this.entries.set(w.bucket, { value: String(value), expiresAt: w.expiresAt });
+      }
+    }
+    return Promise.resolve(windows.map((w) => ({ count: w.count, resetMs: w.resetMs })));
   }
 
   /** The same GCRA as the Redis script, on this process's clock. */

@@ -10,23 +10,35 @@ import {
 } from './key-value.store.js';
 
 /**
- * Sliding-window counters on the server clock, one per key (window lengths in ARGV): this
- * window's hits plus the previous window's, weighted by how much of it still overlaps. Returns
- * [count, ms until this window ends] per key.
+ * Sliding-window counters on the server clock, one per key (window length and limit in ARGV):
+ * this window's hits plus the previous window's, weighted by how much of it still overlaps.
+ * The hit is counted in every window when each has room for it, in none otherwise (a refused
+ * hit is not counted). Returns [count with this hit, ms until this window ends] per key.
  */
 const HIT_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local out = {}
+local buckets = {}
+local added = {}
+local admit = true
 for i, key in ipairs(KEYS) do
-  local w = tonumber(ARGV[i])
+  local w = tonumber(ARGV[2 * i - 1])
   local index = math.floor(now / w)
   local elapsed = now - index * w
-  local current = redis.call('INCR', key .. ':' .. index)
-  if current == 1 then redis.call('PEXPIRE', key .. ':' .. index, w * 2) end
+  local bucket = key .. ':' .. index
+  buckets[i] = {bucket, w}
+  added[bucket] = (added[bucket] or 0) + 1
+  local current = tonumber(redis.call('GET', bucket) or '0') + added[bucket]
   local previous = tonumber(redis.call('GET', key .. ':' .. (index - 1)) or '0')
   out[2 * i - 1] = math.ceil(previous * (w - elapsed) / w) + current
   out[2 * i] = w - elapsed
+  if out[2 * i - 1] > tonumber(ARGV[2 * i]) then admit = false end
+end
+if admit then
+  for i, bucket in ipairs(buckets) do
+    if redis.call('INCR', bucket[1]) == 1 then redis.call('PEXPIRE', bucket[1], bucket[2] * 2) end
+  end
 end
 return out`;
 
@@ -90,7 +102,7 @@ export class RedisStore implements KeyValueStore {
     const flat = (await this.script(
       HIT_SCRIPT,
       entries.map((e) => e.key),
-      entries.map((e) => e.windowMs),
+      entries.flatMap((e) => [e.windowMs, e.limit]),
     )) as number[];
     return entries.map((_, i) => ({ count: flat[2 * i], resetMs: flat[2 * i + 1] }));
   }
