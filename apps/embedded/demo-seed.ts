@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import type { INestApplicationContext } from '@nestjs/common';
 import type { CredentialMode } from '#app/domain';
 import { OrganizationsService } from '#app/partners';
@@ -67,12 +68,24 @@ function field(path: string): string {
  * The banner printed at start: where everything is, then a walkthrough that runs as pasted,
  * with the test credential, from a quote to a finished swap.
  */
-export function demoBanner(baseUrl: string, demo: DemoOrganization, adminToken: string): string {
+export function demoBanner(
+  host: string,
+  port: number,
+  demo: DemoOrganization,
+  adminToken: string,
+): string {
+  const everywhere = host === '0.0.0.0' || host === '::';
+  // Every interface includes loopback: the walkthrough uses that; otherwise the address itself.
+  const urlHost = everywhere ? '127.0.0.1' : isIP(host) === 6 ? `[${host}]` : host;
+  const baseUrl = `http://${urlHost}:${port}`;
   const json = `-H 'Content-Type: application/json'`;
   return [
     '',
     'Swap Partners API is running (embedded mode).',
     `  API:              ${baseUrl}   (reference: ${baseUrl}/docs)`,
+    everywhere
+      ? `  Listening on:     ${host}, every interface: reachable from your network`
+      : `  Listening on:     ${host} only (set HOST=0.0.0.0 to reach it from other machines)`,
     `  Demo org:         ${demo.organizationId}${demo.created ? ' (created now)' : ''}`,
     `  Live credential:  ${demo.live.publicKey}:${demo.live.secret}`,
     `  Test credential:  ${demo.test.publicKey}:${demo.test.secret}`,

@@ -107,7 +107,7 @@ await runProcess('embedded', async () => {
   const api = await step(async () => {
     await runMigrations(apiConfig.database.url);
     const app = await createApiApp(apiConfig, logger, { shutdownHooks: false });
-    await app.listen(apiConfig.port, '0.0.0.0');
+    await app.listen(apiConfig.port, embedded.host);
     return app;
   });
   if (!api) {
@@ -117,6 +117,7 @@ await runProcess('embedded', async () => {
   const poller = await step(() =>
     startPoller(loadPollerConfig(env, { allowInProcessStores: true }), logger, {
       shutdownHooks: false,
+      host: embedded.host,
     }),
   );
   if (!poller) {
@@ -126,8 +127,6 @@ await runProcess('embedded', async () => {
 
   const demo = await step(() => ensureDemoOrganization(api));
   if (demo) {
-    process.stdout.write(
-      demoBanner(`http://127.0.0.1:${apiConfig.port}`, demo, apiConfig.adminToken),
-    );
+    process.stdout.write(demoBanner(embedded.host, apiConfig.port, demo, apiConfig.adminToken));
   }
 });
