@@ -1,4 +1,7 @@
-/** Jest runs the TypeScript sources as ES modules through SWC (DECISIONS §1). */
+/**
+ * Jest runs the TypeScript sources as ES modules through SWC (docs/decisions.md, "Build and module
+ * resolution").
+ */
 const swcConfig = {
   jsc: {
     target: 'es2022',

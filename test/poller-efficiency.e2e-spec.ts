@@ -14,7 +14,7 @@ import { waitUntil } from './support/wait.js';
 const SWAPS = 300;
 const POLL_INTERVAL_MS = 3000;
 
-/** Issue 18 §3: one provider call refreshes up to 100 swaps; changes are seen within a cycle. */
+/** One provider call refreshes up to 100 swaps; changes are seen within a cycle. */
 describe('Poller: refreshes per provider call', () => {
   let sandbox: TestSandbox;
   let db: DataSource;

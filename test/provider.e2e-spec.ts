@@ -10,6 +10,7 @@ import {
   LIQUIDITY_PROVIDER,
   LIQUIDITY_PROVIDERS,
   LiquidityProviders,
+  ModeNotSetError,
   ProviderError,
   ProviderModule,
   providerAuthHeaders,
@@ -476,10 +477,11 @@ describe(ChangellyAdapter.name, () => {
       try {
         await sandbox.control.reset();
 
-        await first.provider.getCurrencies();
-        await second.provider.getCurrencies();
-        await first.provider.getPairParams('eth', 'btc');
-        await second.provider.getPairParams('eth', 'btc');
+        await expect(first.provider.getCurrencies()).rejects.toBeInstanceOf(ModeNotSetError);
+        await first.providers.live.getCurrencies();
+        await second.providers.live.getCurrencies();
+        await first.providers.live.getPairParams('eth', 'btc');
+        await second.providers.live.getPairParams('eth', 'btc');
 
         expect(first.providers.live).toBeInstanceOf(ChangellyAdapter);
         expect(first.providers.test).toBeNull();

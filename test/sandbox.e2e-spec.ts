@@ -28,7 +28,10 @@ function decimals(value: string): number {
   return new Decimal(value).decimalPlaces();
 }
 
-/** `getStatus` over the wire: the sandbox serves it (DECISIONS §4) though the adapter never asks. */
+/**
+ * `getStatus` over the wire: the sandbox serves it (docs/decisions.md, "The provider's wire
+ * protocol") though the adapter never asks.
+ */
 async function statusOf(sandbox: TestSandbox, id: string): Promise<unknown> {
   const body = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'getStatus', params: { id } });
   const response = await fetch(sandbox.url, {

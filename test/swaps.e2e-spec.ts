@@ -543,8 +543,8 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
         amountAnomalyPct: '20',
         createdAt: '2025-01-01T09:55:00.000Z',
       });
-      // Its history starts with swap.created, as a swap created here does (issue 17); the
-      // skipped re-import recorded nothing.
+      // Its history starts with swap.created, as a swap created here does (docs/decisions.md, "The
+      // event feed"); the skipped re-import recorded nothing.
       const history = await request(api.url)
         .get(`/v1/swaps/${id}/events`)
         .set('Authorization', owner.authorization)

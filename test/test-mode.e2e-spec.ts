@@ -1,6 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
+import { CredentialAuthenticator } from '#app/partners';
+import { ModeNotSetError } from '#app/provider';
+import { SwapCreationService } from '#app/swaps';
 import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
 import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
@@ -9,7 +12,7 @@ import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 
 const ADMIN = `Bearer ${TEST_ADMIN_TOKEN}`;
-/** Issue 16: the test sandbox's lifecycle steps for the timing figures. */
+/** The test sandbox's lifecycle steps for the timing figures. */
 const TEST_STEP_MS = 300;
 const HELPER_STATUSES = [
   'confirming',
@@ -32,9 +35,10 @@ interface Swap {
 }
 
 /**
- * Test mode end to end (issue 16): a live and a test sandbox, the api and a poller process
- * serving both lanes. Live swaps are polled every 30 s here, test swaps every 2 s (the default):
- * whatever moves a test swap in seconds is the test lane or the helpers' immediate refresh.
+ * Test mode end to end (docs/decisions.md, "Test mode"): a live and a test sandbox, the api and a
+ * poller process serving both lanes. Live swaps are polled every 30 s here, test swaps every 2 s
+ * (the default): whatever moves a test swap in seconds is the test lane or the helpers' immediate
+ * refresh.
  */
 describe('Test mode', () => {
   let liveSandbox: TestSandbox;
@@ -252,6 +256,47 @@ describe('Test mode', () => {
     });
   });
 
+  describe('an entry point that sets no mode', () => {
+    it('creates no swap and reaches neither provider, whatever the credential', async () => {
+      const creation = api.app.get(SwapCreationService);
+      const authenticator = api.app.get(CredentialAuthenticator);
+      const testPartner = await createPartner(api.app, { mode: 'test' });
+      const livePartner = await createPartner(api.app);
+      // Only the calls creating a swap makes: the poller process polls both sandboxes meanwhile.
+      const creationCalls = async () =>
+        Promise.all(
+          [liveSandbox, testSandbox].map(async (sandbox) => {
+            const { calls } = await sandbox.control.stats();
+            return [
+              'getCurrenciesFull',
+              'getPairsParams',
+              'validateAddress',
+              'createTransaction',
+            ].map((method) => calls[method] ?? 0);
+          }),
+        );
+      const before = await creationCalls();
+      for (const partner of [testPartner, livePartner]) {
+        // Authenticated as the guard does, but served outside the request context it would fill.
+        const authenticated = await authenticator.authenticate(partner.authorization);
+        await expect(
+          creation.create(authenticated, randomUUID(), {
+            from: 'btc',
+            to: 'eth',
+            amountFrom: '0.1',
+            address: '0x' + 'a'.repeat(40),
+          }),
+        ).rejects.toBeInstanceOf(ModeNotSetError);
+      }
+      expect(await creationCalls()).toEqual(before);
+      const [{ count }] = await db.query<{ count: number }[]>(
+        `SELECT count(*)::int AS count FROM swaps WHERE organization_id = ANY($1)`,
+        [[testPartner.organizationId, livePartner.organizationId]],
+      );
+      expect(count).toBe(0);
+    });
+  });
+
   describe('separation', () => {
     let live: TestPartner;
     let test: TestPartner;
@@ -372,11 +417,11 @@ describe('Test mode', () => {
       expect(Date.now() - started).toBeLessThanOrEqual(3000);
     });
 
-    it('refuses a status a swap cannot move to, naming `status`', async () => {
+    it('refuses a status a swap cannot move to with 409 conflict, naming `status`', async () => {
       const swap = await createSwap(test);
       await helper(test, swap.id, 'status', { status: 'failed' }).expect(200);
-      const res = await helper(test, swap.id, 'status', { status: 'confirming' }).expect(400);
-      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'status' });
+      const res = await helper(test, swap.id, 'status', { status: 'confirming' }).expect(409);
+      expect(res.body.error).toMatchObject({ type: 'conflict', code: 'conflict', param: 'status' });
     });
 
     it('refuses a status outside the list with 400 invalid_request on `status`', async () => {
@@ -455,11 +500,11 @@ describe('Test mode', () => {
       }
     });
 
-    it('refuses a second deposit once the swap has moved on', async () => {
+    it('refuses a second deposit once the swap has moved on with 409 conflict', async () => {
       const swap = await createSwap(test);
       await helper(test, swap.id, 'deposit', {}).expect(200);
-      const res = await helper(test, swap.id, 'deposit', {}).expect(400);
-      expect(res.body.error.code).toBe('invalid_request');
+      const res = await helper(test, swap.id, 'deposit', {}).expect(409);
+      expect(res.body.error).toMatchObject({ type: 'conflict', code: 'conflict' });
     });
   });
 

@@ -31,7 +31,7 @@ interface Endpoint {
 }
 
 /**
- * Webhooks end to end (issue 17): the api, a test sandbox, a poller in this process (and, for
+ * Webhooks end to end: the api, a test sandbox, a poller in this process (and, for
  * the SIGKILL case, one in a child process) and a local receiver that checks every signature
  * with the `standardwebhooks` package.
  */

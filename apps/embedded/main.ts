@@ -16,8 +16,8 @@ import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { loadOrCreateSecrets } from './embedded-secrets.js';
 
 /**
- * `npm start` with no environment (DECISIONS §2): embedded PostgreSQL, in-process stores, the
- * sandbox provider, the api and the poller, all in this one process.
+ * `npm start` with no environment (docs/decisions.md, "Embedded start"): embedded PostgreSQL,
+ * in-process stores, the sandbox provider, the api and the poller, all in this one process.
  */
 await runProcess('embedded', async () => {
   const embedded = loadEmbeddedConfig(process.env);

@@ -26,8 +26,9 @@ export class PollerModule {
         ScheduleModule.forRoot(),
         PersistenceModule.forRoot(config.database),
         RedisModule.forRoot(config.redis),
-        // Every provider call waits for the shared upstream budget at background priority:
-        // the poller only takes slots partner traffic leaves free (DECISIONS §3.13).
+        // Every provider call waits for the shared upstream budget at background priority: the
+        // poller only takes slots partner traffic leaves free (docs/decisions.md, "The upstream
+        // budget").
         RateLimitModule,
         UpstreamGateModule.forRoot({ priority: 'background' }),
         ProviderModule.forRoot({ provider: config.provider, testProvider: config.testProvider }),

@@ -8,7 +8,10 @@ import type { Fault } from './fault.book.js';
 import { RpcService } from './rpc.service.js';
 import type { SandboxTransactionView } from './wire.mapper.js';
 
-/** Test and demo controls (DECISIONS §4); errors use the service's envelope. */
+/**
+ * Test and demo controls (docs/decisions.md, "The provider's wire protocol"); errors use the
+ * service's envelope.
+ */
 @Controller('sandbox')
 export class ControlController {
   constructor(

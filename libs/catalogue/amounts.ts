@@ -14,7 +14,8 @@ const AMOUNT_ERRORS: Record<AmountProblem, (param: string) => AppError> = {
     new AppError(ErrorCode.InvalidRequest, `${param} must be a positive decimal string.`, {
       param,
     }),
-  // DECISIONS §3.5: more decimals than the currency has is rule 9's generic rejection.
+  // docs/decisions.md, "Amounts and addresses": more decimals than the currency has is rule 9's
+  // generic rejection.
   too_many_decimals: (param) =>
     new AppError(ErrorCode.InvalidRequest, PAIR_UNAVAILABLE_MESSAGE, {
       param,

@@ -21,7 +21,10 @@ function pairUnsupported(message = 'This currency pair is not supported.'): AppE
   return new AppError(ErrorCode.PairUnsupported, message, { param: 'pair' });
 }
 
-/** An unknown or memo currency is a pair the service does not support (DECISIONS §3.6). */
+/**
+ * An unknown or memo currency is a pair the service does not support (docs/decisions.md, "Tickers
+ * and aliases").
+ */
 function known(found: ProviderCurrency | null, raw: string): ProviderCurrency {
   if (!found) {
     throw pairUnsupported(`Unknown or unsupported currency '${raw.slice(0, 32)}'.`);

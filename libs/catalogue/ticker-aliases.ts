@@ -1,6 +1,6 @@
 import type { ProviderCurrency } from '#app/provider';
 
-/** Common names partners send for a canonical ticker (DECISIONS §3.6). */
+/** Common names partners send for a canonical ticker (docs/decisions.md, "Tickers and aliases"). */
 const NAME_ALIASES: Record<string, string> = {
   bitcoin: 'btc',
   xbt: 'btc',

@@ -29,7 +29,10 @@ export interface DatabaseConfig {
 /** Defaults of `DATABASE_TIMEOUT_MS`: the api answers within seconds, the poller and CLI do bulk work. */
 const DATABASE_TIMEOUT_MS = { api: 5000, poller: 15000, cli: 30000 } as const;
 
-/** `url` null means the in-process stores (embedded start only, DECISIONS §2). */
+/**
+ * `url` null means the in-process stores (embedded start only, docs/decisions.md, "Embedded
+ * start").
+ */
 export interface RedisConfig {
   url: string | null;
   keyPrefix: string;
@@ -41,7 +44,10 @@ export interface ProviderConfig {
   timeoutMs: number;
 }
 
-/** Node's HTTP server limits (issue 15): see `applyServerTimeouts` in `#app/http`. */
+/**
+ * Node's HTTP server limits (docs/decisions.md, "HTTP server timeouts"): see `applyServerTimeouts`
+ * in `#app/http`.
+ */
 export interface HttpServerConfig {
   /** The whole request, headers and body, must arrive within this, else 408. */
   requestTimeoutMs: number;
@@ -55,7 +61,10 @@ export const DEFAULT_HTTP_SERVER: HttpServerConfig = {
   keepAliveTimeoutMs: 65_000,
 };
 
-/** Webhook delivery settings (issue 17), shared by the api (URL checks) and the poller (sends). */
+/**
+ * Webhook delivery settings (docs/decisions.md, "Webhook delivery in the poller"), shared by the
+ * api (URL checks) and the poller (sends).
+ */
 export interface WebhookConfig {
   /**
    * `WEBHOOK_ALLOW_PRIVATE_TARGETS`: private, loopback and other non-public targets and `http://`
@@ -157,8 +166,9 @@ function common(reader: EnvReader): CommonConfig {
 }
 
 /**
- * Accepts a PEM (PKCS#8 or PKCS#1) or a hex-encoded PKCS#8 DER private key (DECISIONS §4).
- * Literal `\n` sequences are accepted so the PEM can live in a one-line env value.
+ * Accepts a PEM (PKCS#8 or PKCS#1) or a hex-encoded PKCS#8 DER private key (docs/decisions.md, "The
+ * provider's wire protocol"). Literal `\n` sequences are accepted so the PEM can live in a one-line
+ * env value.
  */
 export function parsePrivateKey(raw: string, name = 'PROVIDER_PRIVATE_KEY'): KeyObject {
   let key: KeyObject;
@@ -183,7 +193,10 @@ function provider(reader: EnvReader): ProviderConfig {
   };
 }
 
-/** The test-mode provider (issue 16): signed with the live key unless it has its own. */
+/**
+ * The test-mode provider (docs/decisions.md, "Test mode"): signed with the live key unless it has
+ * its own.
+ */
 function testProvider(reader: EnvReader, live: ProviderConfig): ProviderConfig | null {
   const url = reader.optionalUrl('TEST_PROVIDER_URL', HTTP);
   if (!url) {

@@ -2,9 +2,15 @@ import { Decimal } from 'decimal.js';
 
 /**
  * A decimal string as amounts travel on the wire: digits with an optional fraction; no sign, no
- * exponent (DECISIONS §3.5).
+ * exponent (docs/decisions.md, "Amounts and addresses").
  */
 export const DECIMAL_STRING = /^\d+(\.\d+)?$/;
+
+/**
+ * A decimal string greater than zero: the shape every amount a partner sends must have, written
+ * with ASCII classes only so the OpenAPI document's copy means the same in every regex dialect.
+ */
+export const POSITIVE_DECIMAL_STRING = /^(?=[0-9.]*[1-9])[0-9]+(\.[0-9]+)?$/;
 
 /** The same with an optional minus sign (a percent delta such as `amountAnomalyPct`). */
 export const SIGNED_DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
@@ -50,8 +56,9 @@ export function boundsProblem(
 }
 
 /**
- * Takes the partner fee off a payout amount like a rate markup (DECISIONS §3.10), rounding down to
- * the payout currency's precision so the user is never promised more than arrives.
+ * Takes the partner fee off a payout amount like a rate markup (docs/decisions.md, "Partner fee on
+ * quotes"), rounding down to the payout currency's precision so the user is never promised more
+ * than arrives.
  */
 export function applyFee(amount: string, feePercent: string, precision: number): string {
   return new Decimal(amount)

@@ -30,9 +30,10 @@ const FEE_PERCENT_PATTERN = /^\d+(\.\d{1,8})?$/;
 const MAX_FEE_PERCENT = new Decimal(4);
 
 /**
- * The canonical decimal string of a partner fee in percent (0–4, at most 8 decimals, DECISIONS
- * §3.10), or null when the value is not one. A JSON number (accepted on the admin surface) is
- * turned into its shortest decimal form at once and never computed with.
+ * The canonical decimal string of a partner fee in percent (0–4, at most 8 decimals;
+ * docs/decisions.md, "Partner fee on quotes"), or null when the value is not one. A JSON number
+ * (accepted on the admin surface) is turned into its shortest decimal form at once and never
+ * computed with.
  */
 export function normalizeFeePercent(value: unknown): string | null {
   let text: unknown = value;
@@ -47,8 +48,9 @@ export function normalizeFeePercent(value: unknown): string | null {
 }
 
 /**
- * Live credentials move real money; test credentials make swaps against the sandbox provider
- * that never earn anything, so partners integrate end to end before going live (issue 16).
+ * Live credentials move real money; test credentials make swaps against the sandbox provider that
+ * never earn anything, so partners integrate end to end before going live (docs/decisions.md, "Test
+ * mode").
  */
 export const CREDENTIAL_MODES = ['live', 'test'] as const;
 export type CredentialMode = (typeof CREDENTIAL_MODES)[number];

@@ -20,7 +20,10 @@ export function isProviderStatus(value: string): value is ProviderStatus {
   return (PROVIDER_STATUSES as readonly string[]).includes(value);
 }
 
-/** The provider's `new` is the service's `waiting` (DECISIONS §3.1). */
+/**
+ * The provider's `new` is the service's `waiting` (docs/decisions.md, "Swap statuses only move
+ * forward").
+ */
 export function toSwapStatus(status: ProviderStatus): SwapStatus {
   return status === 'new' ? 'waiting' : status;
 }

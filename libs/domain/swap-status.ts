@@ -31,8 +31,8 @@ export function isSwapStatus(value: string): value is SwapStatus {
 }
 
 /**
- * The forward-only graph of DECISIONS §3.1. Skips are allowed because polls are 30 s apart;
- * a terminal status has no way out.
+ * The forward-only graph of docs/decisions.md, "Swap statuses only move forward". Skips are allowed
+ * because polls are 30 s apart; a terminal status has no way out.
  */
 const FORWARD: Readonly<Record<SwapStatus, readonly SwapStatus[]>> = {
   waiting: [

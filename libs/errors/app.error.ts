@@ -29,7 +29,10 @@ export class AppError extends Error {
     return ERROR_TABLE[this.code].type;
   }
 
-  /** The code partners see (DECISIONS §4: a provider outage is `upstream_error` with 503). */
+  /**
+   * The code partners see (a provider outage is `upstream_error` with 503: docs/decisions.md, "The
+   * provider's wire protocol").
+   */
   get wireCode(): string {
     return ERROR_TABLE[this.code].wireCode ?? this.code;
   }

@@ -1,4 +1,7 @@
-/** Every error code the service answers with: the spec's code table plus DECISIONS §3. */
+/**
+ * Every error code the service answers with: the contract's code table plus docs/decisions.md,
+ * "Error codes beyond the contract's table".
+ */
 export enum ErrorCode {
   AmountBelowMin = 'amount_below_min',
   AmountAboveMax = 'amount_above_max',
@@ -13,6 +16,7 @@ export enum ErrorCode {
   UnsupportedMediaType = 'unsupported_media_type',
   HeadersTooLarge = 'headers_too_large',
   RequestTimeout = 'request_timeout',
+  MethodNotAllowed = 'method_not_allowed',
   Unauthenticated = 'unauthenticated',
   OrgPendingReview = 'org_pending_review',
   OrgSuspended = 'org_suspended',
@@ -22,6 +26,8 @@ export enum ErrorCode {
   IdempotencyKeyMismatch = 'idempotency_key_mismatch',
   IdempotencyKeyInUse = 'idempotency_key_in_use',
   RateExpired = 'rate_expired',
+  /** The resource's current state forbids the request (a deposit into a finished test swap). */
+  Conflict = 'conflict',
   ExchangeNotProcessable = 'exchange_not_processable',
   RateLimited = 'rate_limited',
   UpstreamRateLimited = 'upstream_rate_limited',
@@ -68,6 +74,7 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorClass> = {
   [ErrorCode.UnsupportedMediaType]: { type: 'validation_error', status: 415 },
   [ErrorCode.HeadersTooLarge]: { type: 'validation_error', status: 431 },
   [ErrorCode.RequestTimeout]: { type: 'validation_error', status: 408 },
+  [ErrorCode.MethodNotAllowed]: { type: 'validation_error', status: 405 },
   [ErrorCode.Unauthenticated]: { type: 'authentication_error', status: 401 },
   [ErrorCode.OrgPendingReview]: { type: 'authorization_error', status: 403 },
   [ErrorCode.OrgSuspended]: { type: 'authorization_error', status: 403 },
@@ -77,6 +84,7 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorClass> = {
   [ErrorCode.IdempotencyKeyMismatch]: { type: 'conflict', status: 409 },
   [ErrorCode.IdempotencyKeyInUse]: { type: 'conflict', status: 409 },
   [ErrorCode.RateExpired]: { type: 'conflict', status: 409 },
+  [ErrorCode.Conflict]: { type: 'conflict', status: 409 },
   [ErrorCode.ExchangeNotProcessable]: { type: 'unprocessable', status: 422 },
   [ErrorCode.RateLimited]: { type: 'rate_limit_error', status: 429 },
   [ErrorCode.UpstreamRateLimited]: { type: 'rate_limit_error', status: 429 },

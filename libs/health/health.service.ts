@@ -12,7 +12,7 @@ export interface HealthReport {
   env: string;
 }
 
-/** Readiness (DECISIONS §3.2). */
+/** Readiness (docs/decisions.md, "`/ready` details"). */
 export interface ReadinessReport {
   ok: boolean;
   checks: { db: 'up' | 'down' | 'migrations_pending'; redis: 'up' | 'down' };

@@ -7,6 +7,7 @@ import type { Logger as Pino } from 'pino';
 import { AllExceptionsFilter, handleHttpError, type BeforeErrorHook } from '#app/errors';
 import { answerClientErrorsWithEnvelope } from './client-error.handler.js';
 import { jsonBodyParser, requireJsonContentType } from './json-body.middleware.js';
+import { rejectUnsupportedMethods } from './method-not-allowed.middleware.js';
 import { requestIdMiddleware } from './request-id.middleware.js';
 import { applyServerTimeouts, type ServerTimeouts } from './server-timeouts.js';
 import { createValidationPipe } from './validation.pipe.js';
@@ -121,6 +122,7 @@ export function configureHttpApp(app: NestExpressApplication, options: HttpAppOp
       // Before anything that may answer on its own (limits, body rules): every request gets its line.
       accessLog,
       ...(options.beforeBody ?? []),
+      rejectUnsupportedMethods(() => app.getHttpAdapter().getInstance().router),
       requireJsonContentType,
       jsonBodyParser(),
     ]),

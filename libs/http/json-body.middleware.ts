@@ -11,8 +11,9 @@ function hasBody(req: Request): boolean {
 }
 
 /**
- * Writes with a body must be JSON (DECISIONS §3.4). A bodyless POST outside `/v1` (admin actions
- * such as revoke) needs no content type; every partner write carries a body and so must declare it.
+ * Writes with a body must be JSON (docs/decisions.md, "JSON content type"). A bodyless POST outside
+ * `/v1` (admin actions such as revoke) needs no content type; every partner write carries a body
+ * and so must declare it.
  */
 export function requireJsonContentType(req: Request, _res: Response, next: NextFunction): void {
   const needsJson =

@@ -4,7 +4,9 @@ import { requestContext } from '#app/logging';
 
 const SAFE_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-/** Echoes a safe incoming `X-Request-Id`, otherwise mints one (DECISIONS §3.15). */
+/**
+ * Echoes a safe incoming `X-Request-Id`, otherwise mints one (docs/decisions.md, "Request ids").
+ */
 export function resolveRequestId(incoming: string | string[] | undefined): string {
   return typeof incoming === 'string' && SAFE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
 }

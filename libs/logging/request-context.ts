@@ -6,7 +6,7 @@ export interface RequestContext {
   orgId?: string;
   /**
    * False while serving a test credential: provider calls made for the request go to the test
-   * provider (`ModeRoutedProvider`). Unset means live.
+   * provider (`ModeRoutedProvider`), true to the live one. Unset: provider calls are refused.
    */
   livemode?: boolean;
 }

@@ -261,7 +261,8 @@ describe(CredentialAuthenticator.name, () => {
       credentials.revoke(publicKey);
       await sut.announceRevocation(publicKey);
 
-      // Within the 2 s window the cached credential still answers (DECISIONS §3.11)…
+      // Within the 2 s window the cached credential still answers (docs/decisions.md, "Credential
+      // cache")…
       await clock.advance(1900);
       await expect(isolated.authenticate(bearer)).resolves.toMatchObject({ publicKey });
 

@@ -8,7 +8,10 @@ import { CredentialCipher, PUBLIC_KEY_PATTERN, SECRET_PATTERN } from './credenti
 import { CredentialsRepository } from './credentials.repository.js';
 import type { AuthenticatedPartner } from './partner.js';
 
-/** Revocation must reach every replica within 5 s (DECISIONS §3.11); the cache lives shorter. */
+/**
+ * Revocation must reach every replica within 5 s (docs/decisions.md, "Credential cache"); the cache
+ * lives shorter.
+ */
 const CACHE_TTL_MS = 2000;
 export const CREDENTIAL_REVOKED_CHANNEL = 'credential-revoked';
 /**

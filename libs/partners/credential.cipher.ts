@@ -17,8 +17,9 @@ function derive(master: Buffer, purpose: string): Buffer {
 }
 
 /**
- * Partner secrets at rest (DECISIONS §3.11): AES-256-GCM so they can be revealed again, and an
- * HMAC digest compared in constant time to authenticate. Both keys derive from one master key.
+ * Partner secrets at rest (docs/decisions.md, "Credentials and their secrets"): AES-256-GCM so they
+ * can be revealed again, and an HMAC digest compared in constant time to authenticate. Both keys
+ * derive from one master key.
  */
 export class CredentialCipher {
   private readonly encryptionKey: Buffer;

@@ -52,8 +52,9 @@ function chunk<T>(items: T[], size: number): T[][] {
 }
 
 /**
- * The adapter for the Changelly-API-v2-compatible JSON-RPC provider (DECISIONS §4): builds each
- * method's params, reads its result through the mapper, and caches the catalogue reads.
+ * The adapter for the Changelly-API-v2-compatible JSON-RPC provider (docs/decisions.md, "The
+ * provider's wire protocol"): builds each method's params, reads its result through the mapper, and
+ * caches the catalogue reads.
  */
 export class ChangellyAdapter implements LiquidityProvider {
   private readonly rpc: JsonRpcClient;

@@ -13,8 +13,9 @@ import { emptyQuote } from './provider.error.js';
 import { WireReader } from './wire.reader.js';
 
 /*
- * Wire results (DECISIONS §4) to the port's types. Every reader takes the untrusted `result` of a
- * call; a missing or mistyped field throws, which the client turns into a bad response.
+ * Wire results (docs/decisions.md, "The provider's wire protocol") to the port's types. Every
+ * reader takes the untrusted `result` of a call; a missing or mistyped field throws, which the
+ * client turns into a bad response.
  */
 
 /** The provider's status word as a swap status, normalized at the boundary (`new` is `waiting`). */
@@ -30,7 +31,10 @@ function nonZero(value: string | null): string | null {
   return value === null || new Decimal(value).isZero() ? null : value;
 }
 
-/** A quote method answers an array; an empty one means no quote (DECISIONS §4). */
+/**
+ * A quote method answers an array; an empty one means no quote (docs/decisions.md, "The provider's
+ * wire protocol").
+ */
 function firstQuote(method: RpcMethod, result: unknown): WireReader {
   const first = WireReader.array(result, 'result')[0];
   if (first === undefined) {

@@ -1,8 +1,9 @@
 import type { SwapMode } from '#app/domain';
 
 /**
- * The Changelly-API-v2-compatible wire format (DECISIONS §4): what the adapter sends and the
- * sandbox serves. Amounts are decimal strings; time units differ per method, as upstream.
+ * The Changelly-API-v2-compatible wire format (docs/decisions.md, "The provider's wire protocol"):
+ * what the adapter sends and the sandbox serves. Amounts are decimal strings; time units differ per
+ * method, as upstream.
  */
 
 export interface RpcRequest {

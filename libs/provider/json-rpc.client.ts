@@ -38,9 +38,9 @@ function errorDetail(error: unknown): string {
 }
 
 /**
- * The provider's transport (DECISIONS §4): JSON-RPC 2.0 over HTTP POST with compact bodies signed
- * by the provider key, a timeout on every call, every failure a typed `ProviderError`, one log
- * line and one listener event per call that reached the provider.
+ * The provider's transport (docs/decisions.md, "The provider's wire protocol"): JSON-RPC 2.0 over
+ * HTTP POST with compact bodies signed by the provider key, a timeout on every call, every failure
+ * a typed `ProviderError`, one log line and one listener event per call that reached the provider.
  */
 export class JsonRpcClient {
   private readonly apiKey: string;

@@ -52,7 +52,7 @@ function rejectedParam(message: string): 'pair' | 'amountFrom' | null {
   return /amount/i.test(message) ? 'amountFrom' : null;
 }
 
-/** The JSON-RPC error table of DECISIONS §4. */
+/** The JSON-RPC error table in docs/decisions.md, "The provider's wire protocol". */
 export function mapRpcError(method: string, code: number, message: string): ProviderError {
   const base = { method, upstreamCode: code, upstreamMessage: message };
   if (code === -32600) {

@@ -1,9 +1,10 @@
 import { isDecimalString } from '#app/domain';
 
 /**
- * Upstream answers mix Unix seconds, milliseconds, microseconds and ISO strings (DECISIONS §4);
- * everything leaves the adapter as ISO 8601. Epoch numbers are told apart by magnitude: seconds
- * stay below 1e11 until the year 5138, microseconds exceed 1e14 since 1973.
+ * Upstream answers mix Unix seconds, milliseconds, microseconds and ISO strings (docs/decisions.md,
+ * "The provider's wire protocol"); everything leaves the adapter as ISO 8601. Epoch numbers are
+ * told apart by magnitude: seconds stay below 1e11 until the year 5138, microseconds exceed 1e14
+ * since 1973.
  */
 export function toIsoTimestamp(value: unknown): string | null {
   if (value === null || value === undefined || value === '' || value === 0 || value === '0') {

@@ -7,8 +7,8 @@ import { FixedRateEntity } from '#app/persistence';
 export type NewFixedRate = Omit<FixedRateEntity, 'usedAt' | 'swapId' | 'createdAt'>;
 
 /**
- * The fixed-rate aggregate (DECISIONS §3.9), the only writer of `fixed_rates`; TypeORM's
- * repository API, with the database clock wherever validity is decided.
+ * The fixed-rate aggregate (docs/decisions.md, "Fixed rate ids"), the only writer of `fixed_rates`;
+ * TypeORM's repository API, with the database clock wherever validity is decided.
  */
 @Injectable()
 export class FixedRatesRepository {

@@ -25,8 +25,8 @@ export interface QuoteRequestInput {
 }
 
 /**
- * Whom a quote is for: the org's fee is applied like a rate markup (DECISIONS §3.10); a fixed
- * rate redeems only in the mode it was quoted in.
+ * Whom a quote is for: the org's fee is applied like a rate markup (docs/decisions.md, "Partner fee
+ * on quotes"); a fixed rate redeems only in the mode it was quoted in.
  */
 export interface QuotingParty extends OwnerScope {
   feePercent: string;

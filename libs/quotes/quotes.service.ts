@@ -13,7 +13,9 @@ import { FixedRatesRepository } from './fixed-rates.repository.js';
 import type { Quote, QuoteRequestInput, QuotingParty } from './quote.js';
 
 export interface QuotesOptions {
-  /** Validity of a fixed `rateId` (`FIXED_RATE_TTL_SECONDS`, DECISIONS §3.9). */
+  /**
+   * Validity of a fixed `rateId` (`FIXED_RATE_TTL_SECONDS`, docs/decisions.md, "Fixed rate ids").
+   */
   fixedRateTtlSeconds: number;
 }
 

@@ -31,7 +31,10 @@ export function nearestExhaustion(states: readonly RateLimitState[]): RateLimitS
   return ranked[0];
 }
 
-/** `RateLimit-*` headers (DECISIONS §3.13); on 429 `Retry-After` is added by the error writer. */
+/**
+ * `RateLimit-*` headers (docs/decisions.md, "Rate limits on @nestjs/throttler"); on 429
+ * `Retry-After` is added by the error writer.
+ */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
   return {
     'RateLimit-Limit': String(state.policy.limit),

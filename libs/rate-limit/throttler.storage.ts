@@ -20,11 +20,12 @@ export interface ThrottleRecord extends ThrottlerStorageRecord {
 const FALLBACK_LOG_INTERVAL_MS = 60_000;
 
 /**
- * `@nestjs/throttler` storage over the shared store: sliding-window counters on the Redis clock,
- * so every replica shares a limit, and all of one request's limits counted in one script call.
- * A request is counted only when every limit admits it: refused requests spend nothing, so a
- * client retrying past a limit gets the limit's worth through, not nothing.
- * When the store fails, limits fall back to this process's own counters (DECISIONS §3.13).
+ * `@nestjs/throttler` storage over the shared store: sliding-window counters on the Redis clock, so
+ * every replica shares a limit, and all of one request's limits counted in one script call. A
+ * request is counted only when every limit admits it: refused requests spend nothing, so a
+ * client retrying past a limit gets the limit's worth through, not nothing. When the store fails,
+ * limits fall back to this process's own counters (docs/decisions.md, "Rate limits on
+ * @nestjs/throttler").
  */
 export class SharedThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger(SharedThrottlerStorage.name);

@@ -33,12 +33,11 @@ const FALLBACK_LOG_INTERVAL_MS = 60_000;
 type Coordinator = 'store' | 'postgres' | 'local';
 
 /**
- * One shared upstream budget (DECISIONS §3.13): 10 calls/s across every api replica and poller,
- * evenly spaced slots (GCRA), at most a few of them held ahead by any one organization. Slots
- * are kept in
- * the shared store (Redis); while it is unreachable, in Postgres, which every replica also
- * shares, so the cap holds whatever the number of replicas. Only with both out of reach does a
- * process fall back to a local share.
+ * One shared upstream budget (docs/decisions.md, "The upstream budget"): 10 calls/s across every
+ * api replica and poller, evenly spaced slots (GCRA), at most a few of them held ahead by any one
+ * organization. Slots are kept in the shared store (Redis); while it is unreachable, in Postgres,
+ * which every replica also shares, so the cap holds whatever the number of replicas. Only with both
+ * out of reach does a process fall back to a local share.
  */
 export class UpstreamBudget {
   private readonly logger = new Logger(UpstreamBudget.name);

@@ -23,8 +23,9 @@ export interface SlotReservation {
 }
 
 /**
- * The shared, expiring state the service keeps outside Postgres: caches, counters, fan-out.
- * Backed by Redis in production; by process memory in the embedded start (DECISIONS §2).
+ * The shared, expiring state the service keeps outside Postgres: caches, counters, fan-out. Backed
+ * by Redis in production; by process memory in the embedded start (docs/decisions.md, "Embedded
+ * start").
  */
 export interface KeyValueStore {
   readonly kind: 'redis' | 'memory';

@@ -57,7 +57,8 @@ function connect(url: string, keyPrefix: string, name: string): Redis {
   return new Redis(url, {
     keyPrefix,
     connectionName: name,
-    // Fail fast while disconnected instead of queueing: callers have fallbacks (DECISIONS §3.13).
+    // Fail fast while disconnected instead of queueing: callers have fallbacks (docs/decisions.md,
+    // "Rate limits on @nestjs/throttler").
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
     // Commands issued in the same tick go out in one write: far fewer syscalls under load.

@@ -15,7 +15,10 @@ export interface NewEarningsEntry {
   amountUsd: string;
 }
 
-/** A finished swap whose earnings wait for a USD price (issue 15: status never waits on it). */
+/**
+ * A finished swap whose earnings wait for a USD price (status never waits on it: docs/decisions.md,
+ * "USD valuation of earnings").
+ */
 export interface PendingEarnings {
   swapId: string;
   organizationId: string;

@@ -4,7 +4,9 @@ import { AppError, ErrorCode } from '#app/errors';
 import type { EarningsEntryEntity, PayoutEntity } from '#app/persistence';
 import { EarningsRepository } from './earnings.repository.js';
 
-/** An organization's earnings as operators see them (DECISIONS §5). */
+/**
+ * An organization's earnings as operators see them (docs/decisions.md, "Operating the service").
+ */
 export interface EarningsStatement {
   organizationId: string;
   /** Earned and not yet assigned to a payout. */

@@ -10,7 +10,7 @@ export interface PurgeResult {
   events: number;
 }
 
-/** Events are kept at least this long (issue 17). */
+/** Events are kept at least this long (docs/decisions.md, "The event feed"). */
 export const EVENT_RETENTION_MS = 30 * 24 * 60 * 60 * 1000;
 /** Rows deleted per statement, so one purge never holds many locks for long. */
 const PURGE_BATCH = 5_000;

@@ -3,7 +3,7 @@ import { Counter, Histogram, Summary } from 'prom-client';
 import { createAppRegistry } from '#app/metrics';
 import type { UpstreamCallEvent } from '#app/provider';
 
-/** What the poller exposes on `/metrics` (DECISIONS §5). */
+/** What the poller exposes on `/metrics` (docs/decisions.md, "Operating the service"). */
 @Injectable()
 export class PollMetrics {
   readonly registry = createAppRegistry();

@@ -19,7 +19,10 @@ import { UsdPricer } from './usd-pricer.js';
 export interface PollingOptions {
   /** Every non-terminal live swap, `hold` included, is refreshed once per interval [30 s]. */
   pollIntervalMs: number;
-  /** The same for test swaps [2 s]: partners see a test swap's lifecycle in seconds (issue 16). */
+  /**
+   * The same for test swaps [2 s]: partners see a test swap's lifecycle in seconds
+   * (docs/decisions.md, "Test mode").
+   */
   testPollIntervalMs: number;
   leaseMs: number;
   /** Swaps claimed per batch when they are asked for by id. */
@@ -69,8 +72,9 @@ function chunk<T>(items: T[], size: number): T[][] {
 }
 
 /**
- * The status poller's work, per lane (live, and test where there is a test provider), in cycles
- * of one interval shared by every poller replica (issue 18):
+ * The status poller's work, per lane (live, and test where there is a test provider), in cycles of
+ * one interval shared by every poller replica (docs/decisions.md, "Status poller: cycles, pages,
+ * leases and failure fates"):
  *
  * 1. **List** the provider's active transactions (every status that may still change) created
  *    since the lane's oldest active swap, 100 per call; each page is claimed by one poller, so no
@@ -78,7 +82,7 @@ function chunk<T>(items: T[], size: number): T[][] {
  * 2. **Ask by id** (10 per call, under a lease) for the active swaps the listing did not show:
  *    they left the active statuses (finished, failed, …) or slipped between pages.
  * 3. **Book earnings** of live swaps that finished, at a price per currency cached for a minute;
- *    a status write-back never waits on pricing (issue 15).
+ *    a status write-back never waits on pricing (docs/decisions.md, "USD valuation of earnings").
  */
 @Injectable()
 export class SwapPollingService {

@@ -2,7 +2,10 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
 
-/** What was sent upstream for a key, so a lost answer can be reconciled (DECISIONS §3.8). */
+/**
+ * What was sent upstream for a key, so a lost answer can be reconciled (docs/decisions.md, "Lost
+ * upstream answers").
+ */
 export interface UpstreamAttempt {
   from: string;
   to: string;

@@ -43,8 +43,8 @@ function date(value: string | null | undefined): Date | null {
 }
 
 /**
- * `POST /admin/swaps/import` (DECISIONS §5): existing ids are skipped, never overwritten; each
- * swap imported gets its `swap.created` event in the same transaction.
+ * `POST /admin/swaps/import` (docs/decisions.md, "Legacy imports"): existing ids are skipped, never
+ * overwritten; each swap imported gets its `swap.created` event in the same transaction.
  */
 @Injectable()
 export class LegacyImportService {

@@ -59,7 +59,10 @@ export function keyLockMs(providerTimeoutMs: number): number {
     KEY_LOCK_MARGIN_MS
   );
 }
-/** How long a concurrent duplicate waits for the first request to finish (DECISIONS §3.8). */
+/**
+ * How long a concurrent duplicate waits for the first request to finish (docs/decisions.md,
+ * "Idempotency keys").
+ */
 const DUPLICATE_WAIT_MS = 10_000;
 const DUPLICATE_POLL_MS = 100;
 const NOT_PROCESSABLE = /not processable|cannot be (processed|routed)/i;
@@ -75,9 +78,10 @@ interface Pricing {
 }
 
 /**
- * `POST /v1/swaps` (spec rules 1–12, DECISIONS §3.8–3.9). The key is claimed in Postgres before
- * anything goes upstream; the upstream call runs outside any transaction; a lost answer is
- * reconciled through the provider before another create is allowed for the key.
+ * `POST /v1/swaps` (spec rules 1–12, docs/decisions.md, "Idempotency keys" and "Fixed rate ids").
+ * The key is claimed in Postgres before anything goes upstream; the upstream call runs outside any
+ * transaction; a lost answer is reconciled through the provider before another create is allowed
+ * for the key.
  */
 @Injectable()
 export class SwapCreationService {
@@ -419,7 +423,7 @@ function markerOf(attempt: UpstreamAttempt): string {
   return `attempt:${attempt.marker}`;
 }
 
-/** Whether `tx` is the one `attempt` created (DECISIONS: "Lost upstream answers"). */
+/** Whether `tx` is the one `attempt` created (docs/decisions.md, "Lost upstream answers"). */
 function madeBy(attempt: UpstreamAttempt, tx: ProviderTransaction): boolean {
   if (tx.userMetadata !== null) {
     return tx.userMetadata === markerOf(attempt);

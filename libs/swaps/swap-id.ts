@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 
-/** Current ids: 16 lowercase hex from a CSPRNG (DECISIONS §3.14). */
+/** Current ids: 16 lowercase hex from a CSPRNG (docs/decisions.md, "Swap ids"). */
 export const CURRENT_SWAP_ID = /^[0-9a-f]{16}$/;
 /** Ids imported from the previous system. */
 export const LEGACY_SWAP_ID = /^swp_[A-Za-z0-9_-]{1,60}$/;

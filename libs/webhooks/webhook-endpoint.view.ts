@@ -1,7 +1,10 @@
 import type { WebhookEndpointEntity } from '#app/persistence';
 import type { EndpointHealth } from './webhook-endpoints.repository.js';
 
-/** The WebhookEndpoint resource (issue 17); `secret` only in the answers to create and rotate. */
+/**
+ * The WebhookEndpoint resource (docs/decisions.md, "Webhook endpoint limits and pings"); `secret`
+ * only in the answers to create and rotate.
+ */
 export interface WebhookEndpointView {
   id: string;
   url: string;

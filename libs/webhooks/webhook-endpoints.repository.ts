@@ -4,7 +4,10 @@ import { DataSource } from 'typeorm';
 import type { OwnerScope } from '#app/domain';
 import { EntityColumns, rowsOf, WebhookEndpointEntity } from '#app/persistence';
 
-/** At most this many endpoints per organization and mode (issue 17). */
+/**
+ * At most this many endpoints per organization and mode (docs/decisions.md, "Webhook endpoint
+ * limits and pings").
+ */
 export const MAX_ENDPOINTS_PER_MODE = 10;
 
 /** What a partner may change of an endpoint; an absent field stays as it is. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import { EVENT_TYPES, newEventId } from '#app/events';
+import { EVENT_TYPES, newEventId, PING_EVENT_TYPE, type PingEvent } from '#app/events';
 import { CredentialCipher } from '#app/partners';
 import {
   checkWebhookTarget,
@@ -38,9 +38,10 @@ export const WEBHOOK_TARGET_POLICY = Symbol('WEBHOOK_TARGET_POLICY');
 export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
 
 /**
- * Partners' webhook endpoints (issue 17): create, read, change, delete, rotate the secret, list
- * attempts and ping. Every URL is checked (and resolved) against the target policy before it is
- * stored; secrets are sealed like credential secrets and shown only on create and rotate.
+ * Partners' webhook endpoints (docs/decisions.md, "Webhook endpoint limits and pings"): create,
+ * read, change, delete, rotate the secret, list attempts and ping. Every URL is checked (and
+ * resolved) against the target policy before it is stored; secrets are sealed like credential
+ * secrets and shown only on create and rotate.
  */
 @Injectable()
 export class WebhookEndpointsService {
@@ -145,9 +146,9 @@ export class WebhookEndpointsService {
   async ping(id: string, owner: OwnerScope): Promise<WebhookAttemptView> {
     const endpoint = await this.own(id, owner);
     const now = new Date();
-    const event = {
+    const event: PingEvent = {
       id: newEventId(),
-      type: 'endpoint.ping',
+      type: PING_EVENT_TYPE,
       createdAt: now.toISOString(),
       livemode: endpoint.livemode,
       data: { webhookEndpointId: endpoint.id },

@@ -1,7 +1,10 @@
 import type { CredentialCipher } from '#app/partners';
 import { signWebhook, type WebhookSignatureHeaders } from './delivery/index.js';
 
-/** How long the secret before a rotation keeps signing alongside the new one (issue 17). */
+/**
+ * How long the secret before a rotation keeps signing alongside the new one (docs/decisions.md,
+ * "Webhook delivery in the poller").
+ */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 /** An endpoint's sealed secrets, as stored. */

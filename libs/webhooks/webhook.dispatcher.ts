@@ -33,7 +33,10 @@ export interface WebhookDeliveryOptions {
 
 export const WEBHOOK_DELIVERY_OPTIONS = Symbol('WEBHOOK_DELIVERY_OPTIONS');
 
-/** An endpoint nothing could be delivered to for this long is disabled. */
+/**
+ * An endpoint nothing could be delivered to for this long is disabled (docs/decisions.md, "Webhook
+ * delivery in the poller").
+ */
 export const DISABLE_AFTER_MS = WEBHOOK_RETRY_WINDOW_MS;
 
 /**

@@ -28,7 +28,7 @@ async function backendPid(dataSource: DataSource): Promise<number> {
   return row.pid;
 }
 
-/** Issue 15 §4: a hung database answers within a bound, and its connection is not reused. */
+/** A hung database answers within a bound, and its connection is not reused. */
 describe('Postgres that accepts connections but never answers', () => {
   let proxy: TcpProxy;
   let viaProxy: string;

@@ -15,7 +15,7 @@ const PER_CURRENCY = 500;
 const POLL_INTERVAL_MS = 2000;
 
 /**
- * Issue 15 §3: a thousand swaps finish at once. Their statuses are written without waiting for
+ * A thousand swaps finish at once. Their statuses are written without waiting for
  * prices, no lease is lost, and pricing costs one call per currency.
  */
 describe('Poller: a thousand swaps finish at once', () => {

@@ -10,8 +10,9 @@ import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 const random = (n: number): Uint8Array => randomBytes(n);
 
 /**
- * Issue 15 §1 and §5b/§5f: once a creation may have reached the provider, only a lookup that
- * finds its transaction or proves there is none settles the key; nothing else creates again.
+ * docs/decisions.md, "Lost upstream answers": once a creation may have reached the provider, only a
+ * lookup that finds its transaction or proves there is none settles the key; nothing else creates
+ * again.
  */
 describe('Lost upstream answers', () => {
   let sandbox: TestSandbox;

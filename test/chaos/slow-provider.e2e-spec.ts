@@ -7,13 +7,14 @@ import { startTestApi, type TestApi } from '../support/api.js';
 import { openTestDataSource, truncateAll } from '../support/database.js';
 import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 
-/** The idempotency lock was a fixed 30 s before issue 14; this create outlasts it. */
+/** The idempotency lock was once a fixed 30 s; this create outlasts it. */
 const OLD_LOCK_MS = 30_000;
 const CREATE_TAKES_MS = OLD_LOCK_MS + 2_000;
 
 /**
- * Issue 14: the key's lock is derived from PROVIDER_TIMEOUT_MS, so a provider slower than the old
- * fixed lock still makes one transaction and one swap when the partner retries during the call.
+ * The key's lock is derived from PROVIDER_TIMEOUT_MS (docs/decisions.md, "Idempotency keys"), so a
+ * provider slower than the old fixed lock still makes one transaction and one swap when the partner
+ * retries during the call.
  */
 describe('A provider slower than the old idempotency lock', () => {
   let sandbox: TestSandbox;

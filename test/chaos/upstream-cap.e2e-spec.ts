@@ -9,7 +9,7 @@ const REPLICAS = 4;
 const DEMAND_MS = 4000;
 
 /**
- * Issue 15 §2: with Redis down, four replicas (each its own store client and Postgres pool)
+ * With Redis down, four replicas (each its own store client and Postgres pool)
  * under steady demand still share one cap of 10 calls in any second.
  */
 describe('Upstream cap with Redis down', () => {

@@ -18,10 +18,10 @@ const UNSTORABLE = [
 ] as const;
 
 /**
- * Issue 15, part 5: each defect the outside probes found, as a partner or an operator meets it.
+ * Each defect an outside security review found, as a partner or an operator meets it.
  * The fuzz suite beside this one sweeps every route; these pin the exact cases down.
  */
-describe('Hardening (issue 15)', () => {
+describe('Hardening', () => {
   let sandbox: TestSandbox;
   let api: TestApi;
   let db: pg.Client;

@@ -113,7 +113,7 @@ const neighbour: Pod = { namespace: NAMESPACE, labels: { app: 'something-else' }
 const elsewhere: Pod = { namespace: 'default', labels: { 'app.kubernetes.io/name': 'swap-api' } };
 
 /**
- * Issue 15, 5f: the api trusts one proxy hop's `X-Forwarded-For`, so only the ingress may reach
+ * The api trusts one proxy hop's `X-Forwarded-For`, so only the ingress may reach
  * it; Postgres and Redis answer only the api and the poller. Checked on the manifests
  * `kubectl apply -k deploy/` applies, with the policy semantics of Kubernetes.
  */

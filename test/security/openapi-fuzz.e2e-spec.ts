@@ -58,7 +58,7 @@ function send(
 }
 
 /**
- * Issue 15, part 5: every operation of the served OpenAPI document, called with a valid request
+ * Every operation of the served OpenAPI document, called with a valid request
  * built from its schemas and then with one field, parameter or header at a time made hostile
  * (NUL, lone surrogates, control characters, null, huge numbers, deep nesting, wrong types), and
  * under other spellings of its path. No answer may be a 500; every non-2xx answer is the envelope;

@@ -2,7 +2,7 @@ import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '#app/persistence';
 
-/** The Postgres and Redis the development and CI machines run (DECISIONS §2). */
+/** The Postgres and Redis the development and CI machines run (README, "Two commands"). */
 export function adminDatabaseUrl(): string {
   return process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 }

@@ -25,3 +25,18 @@ export async function waitUntil(
   }
   return Date.now() - started;
 }
+
+/**
+ * A wait that spaces calls at least `intervalMs` apart, measured from the previous call's return:
+ * a loop that awaits it before each request stays under a rate however fast the machine answers.
+ */
+export function pacer(intervalMs: number): () => Promise<void> {
+  let last = 0;
+  return async () => {
+    const wait = last + intervalMs - Date.now();
+    if (wait > 0) {
+      await new Promise((resolve) => setTimeout(resolve, wait));
+    }
+    last = Date.now();
+  };
+}

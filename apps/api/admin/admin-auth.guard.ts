@@ -24,7 +24,10 @@ export interface AdminAuthOptions {
 
 export const ADMIN_AUTH_OPTIONS = Symbol('ADMIN_AUTH_OPTIONS');
 
-/** `/admin` is for operators only: the admin token, never a partner credential (DECISIONS §5). */
+/**
+ * `/admin` is for operators only: the admin token, never a partner credential (docs/decisions.md,
+ * "Operating the service").
+ */
 @Injectable()
 export class AdminAuthGuard implements CanActivate {
   constructor(@Inject(ADMIN_AUTH_OPTIONS) private readonly options: AdminAuthOptions) {}

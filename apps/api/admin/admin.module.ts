@@ -8,9 +8,9 @@ import { AdminOrganizationsController } from './organizations.controller.js';
 import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.js';
 
 /**
- * The operator API under `/admin`, behind the admin token (DECISIONS §5). OrganizationsService
- * comes from the one PartnersModule the api root imports, so revocations go through the same
- * authenticator that serves partner requests.
+ * The operator API under `/admin`, behind the admin token (docs/decisions.md, "Operating the
+ * service"). OrganizationsService comes from the one PartnersModule the api root imports, so
+ * revocations go through the same authenticator that serves partner requests.
  */
 @Module({
   imports: [EarningsModule],

@@ -13,7 +13,7 @@ import { ApiErrors } from '../common/api-errors.decorator.js';
 export class AdminEarningsController {
   constructor(private readonly earnings: EarningsService) {}
 
-  /** Balance in USD, ledger entries and payouts (DECISIONS §5). */
+  /** Balance in USD, ledger entries and payouts (docs/decisions.md, "Operating the service"). */
   @Get(':id/earnings')
   @ApiOperation({
     summary: "An organization's earnings",

@@ -31,7 +31,7 @@ const ORG_STATE_ERRORS = {
  * Authorization of an authenticated partner: an active organization (403), and where the route
  * asks for it, an activated provider account (503). A test credential works while the
  * organization is still under review and needs no provider account: partners build their
- * integration before approval (issue 16).
+ * integration before approval (docs/decisions.md, "Test mode").
  */
 @Injectable()
 export class PartnerAccessGuard implements CanActivate {

@@ -5,7 +5,7 @@ import type { UpstreamCallEvent } from '#app/provider';
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-/** What the api exposes on `/metrics` (DECISIONS §5, observability). */
+/** What the api exposes on `/metrics` (docs/decisions.md, "Operating the service"). */
 @Injectable()
 export class ApiMetrics {
   readonly registry = createAppRegistry();

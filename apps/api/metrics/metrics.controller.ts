@@ -4,7 +4,7 @@ import type { Response } from 'express';
 import { AdminAuthGuard } from '../admin/admin-auth.guard.js';
 import { ApiMetrics } from './api.metrics.js';
 
-/** Prometheus text format, behind the admin token (DECISIONS §5). */
+/** Prometheus text format, behind the admin token (docs/decisions.md, "Operating the service"). */
 @ApiExcludeController()
 @UseGuards(AdminAuthGuard)
 @Controller('metrics')

@@ -5,7 +5,8 @@ import type { OpenAPIObject } from '@nestjs/swagger';
 
 /**
  * The reference UI is Swagger UI from the `swagger-ui-dist` package (Apache-2.0), served by the api
- * itself: no CDN, so it works offline (docs/decisions.md, "The API reference at /docs").
+ * itself: no CDN, so it works offline (docs/decisions.md, "The API descriptions: two documents,
+ * errors from the code table, Swagger UI at /docs").
  */
 const SWAGGER_UI_DIR = dirname(
   createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'),

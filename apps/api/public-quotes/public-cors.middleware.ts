@@ -3,8 +3,8 @@ import type { NextFunction, Request, Response } from 'express';
 const PUBLIC_QUOTE_PATH = '/v1/public/quote';
 
 /**
- * The one CORS-enabled route (DECISIONS §3.16): anyone may read public prices from a browser,
- * including its errors and 429s, so this runs before rate limiting.
+ * The one CORS-enabled route (docs/decisions.md, "CORS only on public prices"): anyone may read
+ * public prices from a browser, including its errors and 429s, so this runs before rate limiting.
  */
 export function publicCorsMiddleware(req: Request, res: Response, next: NextFunction): void {
   if (req.path !== PUBLIC_QUOTE_PATH) {

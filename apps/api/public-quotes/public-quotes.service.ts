@@ -3,11 +3,11 @@ import { Decimal } from 'decimal.js';
 import { applyFee, netOfNetworkFee } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { CatalogueService, parseAmount, type ResolvedPair } from '#app/catalogue';
-import { LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provider';
+import { inMode, LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provider';
 import { KEY_VALUE_STORE, TieredCache, type KeyValueStore } from '#app/redis';
 import type { PublicQuoteResponse } from './dto/public-quote.response.js';
 
-/** The standard service fee built into public prices (DECISIONS: docs/decisions.md). */
+/** The standard service fee built into public prices (docs/decisions.md, "Public quote"). */
 export const STANDARD_FEE_PERCENT = '1';
 const REFERENCE_TTL_MS = 10_000;
 const FEE_NOTE = `The rate includes the standard ${STANDARD_FEE_PERCENT}% service fee. The network fee is shown separately.`;
@@ -47,7 +47,12 @@ export class PublicQuotesService {
     this.references = new TieredCache(store, { namespace: 'public-quote' });
   }
 
-  async quote(
+  /** Anonymous prices are live prices: no credential names a mode, so this states it. */
+  quote(from: string, to: string, rawAmount: string | undefined): Promise<PublicQuoteResponse> {
+    return inMode(true, () => this.liveQuote(from, to, rawAmount));
+  }
+
+  private async liveQuote(
     from: string,
     to: string,
     rawAmount: string | undefined,

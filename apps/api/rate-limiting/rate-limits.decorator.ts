@@ -7,8 +7,9 @@ export type LimitName = (typeof POLICIES)[keyof typeof POLICIES]['name'];
 export const RATE_LIMITS = 'rateLimits';
 
 /**
- * The limits of the spec's Limits table a route is counted against (DECISIONS §3.13), all in one
- * store round trip by `RateLimitGuard`. A route without it is unmetered.
+ * The limits of the spec's Limits table a route is counted against (docs/decisions.md, "Rate limits
+ * on @nestjs/throttler"), all in one store round trip by `RateLimitGuard`. A route without it is
+ * unmetered.
  */
 export const RateLimits = (...names: LimitName[]): ClassDecorator & MethodDecorator =>
   SetMetadata(RATE_LIMITS, names);

@@ -21,7 +21,8 @@ export interface LimitCheck {
 
 /**
  * Counts a request's limits in one store round trip and writes the `RateLimit-*` headers of the
- * limit nearest exhaustion (DECISIONS §3.13). Each request is counted at most once.
+ * limit nearest exhaustion (docs/decisions.md, "Rate limits on @nestjs/throttler"). Each request is
+ * counted at most once.
  */
 @Injectable()
 export class RequestLimits {

@@ -50,7 +50,7 @@ export class TestHelpersController {
       'and the swap is refreshed at once; it then moves on to `finished` within seconds.' +
       TEST_ONLY,
   })
-  @ApiErrors(...JSON_BODY_ERRORS, ...UPSTREAM_ERRORS, ErrorCode.NotFound)
+  @ApiErrors(...JSON_BODY_ERRORS, ...UPSTREAM_ERRORS, ErrorCode.NotFound, ErrorCode.Conflict)
   @HttpCode(200)
   @ApiOkResponse({ type: SwapResponse, description: 'The swap after the deposit.' })
   async deposit(
@@ -69,7 +69,7 @@ export class TestHelpersController {
       'handles each one; the swap is refreshed at once.' +
       TEST_ONLY,
   })
-  @ApiErrors(...JSON_BODY_ERRORS, ...UPSTREAM_ERRORS, ErrorCode.NotFound)
+  @ApiErrors(...JSON_BODY_ERRORS, ...UPSTREAM_ERRORS, ErrorCode.NotFound, ErrorCode.Conflict)
   @HttpCode(200)
   @ApiOkResponse({ type: SwapResponse, description: 'The swap in its new status.' })
   async forceStatus(

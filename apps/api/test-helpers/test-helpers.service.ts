@@ -22,8 +22,9 @@ const ADDRESSES_PER_ANSWER = 3;
 type TestSwap = SwapEntity & { providerTransactionId: string };
 
 /**
- * Test mode's helpers (issue 16): they move a test swap through its lifecycle on the sandbox
- * provider, then refresh it at once, so the partner's next read already shows the change.
+ * Test mode's helpers (docs/decisions.md, "Test mode"): they move a test swap through its lifecycle
+ * on the sandbox provider, then refresh it at once, so the partner's next read already shows the
+ * change.
  */
 @Injectable()
 export class TestHelpersService {
@@ -51,7 +52,7 @@ export class TestHelpersService {
     }
     if (swap.status !== 'waiting') {
       throw new AppError(
-        ErrorCode.InvalidRequest,
+        ErrorCode.Conflict,
         `This swap is ${swap.status}; only a waiting swap takes a deposit.`,
       );
     }
@@ -63,7 +64,7 @@ export class TestHelpersService {
     const swap = await this.ownSwap(owner, id);
     if (swap.status !== status && !isAllowedTransition(swap.status, status)) {
       throw new AppError(
-        ErrorCode.InvalidRequest,
+        ErrorCode.Conflict,
         `A ${swap.status} swap cannot become ${status}: statuses only move forward.`,
         { param: 'status' },
       );

@@ -1,9 +1,10 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 /**
- * A partner-facing event (issue 17), stored in the transaction that made the change it reports.
- * `seq` and the `xid8` column `xid` (the writing transaction's id, which TypeORM has no type for,
- * so it is read in SQL only) order the feed; `id` (`evt_` + 24 hex) is what partners see.
+ * A partner-facing event (docs/decisions.md, "Events are recorded by one recorder, the outbox bound
+ * by the apps"), stored in the transaction that made the change it reports. `seq` and the `xid8`
+ * column `xid` (the writing transaction's id, which TypeORM has no type for, so it is read in SQL
+ * only) order the feed; `id` (`evt_` + 24 hex) is what partners see.
  */
 @Entity({ name: 'events' })
 export class EventEntity {

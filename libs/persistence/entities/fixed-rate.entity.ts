@@ -1,6 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** Every fixed `rateId` handed out (DECISIONS §3.9); single use, bound to org, pair and amount. */
+/**
+ * Every fixed `rateId` handed out (docs/decisions.md, "Fixed rate ids"); single use, bound to org,
+ * pair and amount.
+ */
 @Entity({ name: 'fixed_rates' })
 export class FixedRateEntity {
   @PrimaryColumn({ type: 'varchar', length: 128 })

@@ -2,7 +2,7 @@ import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
 export type IdempotencyState = 'pending' | 'completed';
 
-/** Source of truth for `POST /v1/swaps` deduplication (DECISIONS §3.8). */
+/** Source of truth for `POST /v1/swaps` deduplication (docs/decisions.md, "Idempotency keys"). */
 @Entity({ name: 'idempotency_keys' })
 export class IdempotencyKeyEntity {
   @PrimaryGeneratedColumn('uuid')

@@ -23,7 +23,10 @@ export class SwapEntity {
   @Column({ type: 'varchar', length: 16 })
   status: SwapStatus;
 
-  /** False for a test-mode swap: made against the sandbox, never earning (issue 16). */
+  /**
+   * False for a test-mode swap: made against the sandbox, never earning (docs/decisions.md, "Test
+   * mode").
+   */
   @Column({ type: 'boolean', default: true })
   livemode: boolean;
 

@@ -1,6 +1,9 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
 
-/** A partner's webhook endpoint (issue 17). Secrets are kept encrypted, as credential secrets are. */
+/**
+ * A partner's webhook endpoint (docs/decisions.md, "Webhook endpoint limits and pings"). Secrets
+ * are kept encrypted, as credential secrets are.
+ */
 @Entity({ name: 'webhook_endpoints' })
 export class WebhookEndpointEntity {
   @PrimaryColumn({ type: 'varchar', length: 27 })

@@ -1,6 +1,9 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** The upstream budget's slots in Postgres, used while Redis is unreachable (DECISIONS §3.13). */
+/**
+ * The upstream budget's slots in Postgres, used while Redis is unreachable (docs/decisions.md, "The
+ * upstream budget").
+ */
 export class UpstreamSlots1763900000000 implements MigrationInterface {
   name = 'UpstreamSlots1763900000000';
 

@@ -3,9 +3,10 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
 const TERMINAL = `('finished','failed','refunded','overdue','expired')`;
 
 /**
- * Polling by listing (issue 18): a swap remembers when its status was last confirmed; pollers
- * share one cycle per lane, page by page; a finished swap's earnings wait for their USD price
- * in a queue of their own, so its status never waits on pricing (issue 15).
+ * Polling by listing (docs/decisions.md, "Status poller: cycles, pages, leases and failure fates"):
+ * a swap remembers when its status was last confirmed; pollers share one cycle per lane, page by
+ * page; a finished swap's earnings wait for their USD price in a queue of their own, so its status
+ * never waits on pricing (docs/decisions.md, "USD valuation of earnings").
  */
 export class PollCycles1764000000000 implements MigrationInterface {
   name = 'PollCycles1764000000000';

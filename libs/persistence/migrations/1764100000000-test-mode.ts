@@ -4,9 +4,9 @@ const TERMINAL = `('finished','failed','refunded','overdue','expired')`;
 const ACTIVE = `status NOT IN ${TERMINAL} AND provider_transaction_id IS NOT NULL`;
 
 /**
- * Test mode (issue 16): a credential is live or test, and so is every swap and fixed rate it
- * makes; the two never see each other. Each mode has its own provider, so a provider
- * transaction id is unique within a mode only, and the poller's lanes read one mode each.
+ * Test mode (docs/decisions.md, "Test mode"): a credential is live or test, and so is every swap
+ * and fixed rate it makes; the two never see each other. Each mode has its own provider, so a
+ * provider transaction id is unique within a mode only, and the poller's lanes read one mode each.
  */
 export class TestMode1764100000000 implements MigrationInterface {
   name = 'TestMode1764100000000';

@@ -1,11 +1,12 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Events and webhooks (issue 17). `events` is the partner-facing record of every swap change,
- * written in the transaction that makes the change; `xid` is that transaction's id, which orders
- * the feed so a page never skips an event committed late (see docs/decisions.md, "The event
- * feed"). `webhook_deliveries` is the outbox: one row per event and matching endpoint, written
- * with the event, leased by pollers; `webhook_attempts` keeps what each attempt got back.
+ * Events and webhooks (docs/decisions.md, "The event feed"). `events` is the partner-facing record
+ * of every swap change, written in the transaction that makes the change; `xid` is that
+ * transaction's id, which orders the feed so a page never skips an event committed late (see
+ * docs/decisions.md, "The event feed"). `webhook_deliveries` is the outbox: one row per event and
+ * matching endpoint, written with the event, leased by pollers; `webhook_attempts` keeps what each
+ * attempt got back.
  */
 export class EventsAndWebhooks1764200000000 implements MigrationInterface {
   name = 'EventsAndWebhooks1764200000000';

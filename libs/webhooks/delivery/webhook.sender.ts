@@ -11,7 +11,10 @@ import {
 } from './target.guard.js';
 import type { WebhookSignatureHeaders } from './webhook.signer.js';
 
-/** A delivery counts only when a 2xx arrives within this time (issue 17). */
+/**
+ * A delivery counts only when a 2xx arrives within this time (docs/decisions.md, "Webhook delivery
+ * in the poller").
+ */
 export const WEBHOOK_TIMEOUT_MS = 10_000;
 /** How much of a receiver's answer is read: enough to show, never enough to exhaust memory. */
 export const WEBHOOK_RESPONSE_LIMIT_BYTES = 64 * 1024;

@@ -10,7 +10,7 @@ export class EventDataResource {
   previousStatus: string | null;
 }
 
-/** The Event resource (issue 17). */
+/** The Event resource (docs/decisions.md, "The event feed"). */
 export class EventResource implements PartnerEvent {
   @ApiProperty({ example: 'evt_3f2a9c0d1e4b5a6978c1d2e3' }) id: string;
   @ApiProperty({ enum: EVENT_TYPES }) type: EventType;

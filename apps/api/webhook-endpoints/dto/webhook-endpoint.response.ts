@@ -6,7 +6,7 @@ import type {
   WebhookEndpointView,
 } from '#app/webhooks';
 
-/** The WebhookEndpoint resource (issue 17). */
+/** The WebhookEndpoint resource (docs/decisions.md, "Webhook endpoint limits and pings"). */
 export class WebhookEndpointResource implements WebhookEndpointView {
   @ApiProperty({ example: 'we_5b1e0c9d8a7f6e5d4c3b2a19' }) id: string;
   @ApiProperty() url: string;

@@ -1,0 +1,80 @@
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { AppError, ErrorCode } from '#app/errors';
+
+/** One route of the app: a path pattern and the methods it serves. */
+interface KnownPath {
+  pattern: RegExp;
+  methods: Set<string>;
+}
+
+/** What Express 5 keeps of a route: its path and `methods` (absent from its published types). */
+interface ExpressRoute {
+  path: unknown;
+  methods?: Record<string, boolean | undefined>;
+}
+
+interface RouterLike {
+  stack: { route?: unknown }[];
+}
+
+/** `/v1/swaps/:id` → `^/v1/swaps/[^/]+$`: routes are literal segments and named parameters. */
+function patternOf(path: string): RegExp {
+  const source = path
+    .split('/')
+    .map((segment) =>
+      segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('/');
+  return new RegExp(`^${source}$`);
+}
+
+/** The app's routes grouped by path, read from the Express router once every route is mounted. */
+function knownPaths(router: RouterLike): KnownPath[] {
+  const byPath = new Map<string, Set<string>>();
+  for (const layer of router.stack) {
+    const route = layer.route as ExpressRoute | undefined;
+    if (!route || typeof route.path !== 'string') {
+      continue;
+    }
+    const methods = byPath.get(route.path) ?? new Set<string>();
+    for (const [method, served] of Object.entries(route.methods ?? {})) {
+      if (served && method !== '_all') {
+        methods.add(method.toUpperCase());
+      }
+    }
+    byPath.set(route.path, methods);
+  }
+  return [...byPath.entries()].map(([path, methods]) => {
+    // Express answers HEAD with the GET route.
+    if (methods.has('GET')) {
+      methods.add('HEAD');
+    }
+    return { pattern: patternOf(path), methods };
+  });
+}
+
+/**
+ * A known path called with a method it does not serve answers 405 `method_not_allowed` with the
+ * `Allow` header, before any body or content-type rule looks at it; an unknown path goes on to
+ * the 404. The routes are read on the first request: they are mounted when the app starts
+ * listening, after this middleware.
+ */
+export function rejectUnsupportedMethods(router: () => RouterLike): RequestHandler {
+  let paths: KnownPath[] | null = null;
+  return (req: Request, res: Response, next: NextFunction): void => {
+    paths ??= knownPaths(router());
+    const matching = paths.filter(({ pattern }) => pattern.test(req.path));
+    if (matching.length === 0 || matching.some(({ methods }) => methods.has(req.method))) {
+      next();
+      return;
+    }
+    const allowed = [...new Set(matching.flatMap(({ methods }) => [...methods]))].sort();
+    res.setHeader('Allow', allowed.join(', '));
+    next(
+      new AppError(
+        ErrorCode.MethodNotAllowed,
+        `${req.method} is not allowed here; this path answers ${allowed.join(', ')}.`,
+      ),
+    );
+  };
+}

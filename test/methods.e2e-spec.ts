@@ -1,0 +1,110 @@
+import { request as httpRequest } from 'node:http';
+import { createPartner, type TestPartner } from './factories/partners.js';
+import { startTestApi, type TestApi } from './support/api.js';
+import { truncateAll } from './support/database.js';
+
+interface Answer {
+  status: number;
+  allow: string | undefined;
+  body: string;
+}
+
+/** node:http sends any method, TRACE included, with whatever body and content type it is given. */
+function send(
+  url: string,
+  method: string,
+  headers: Record<string, string> = {},
+  body?: string,
+): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method, headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          allow: res.headers.allow,
+          body: Buffer.concat(chunks).toString(),
+        }),
+      );
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/**
+ * Methods: a known path called with a method it does not serve answers 405 `method_not_allowed`
+ * with `Allow`, before any content-type or body rule; an unknown path stays 404.
+ */
+describe('Unsupported methods', () => {
+  let api: TestApi;
+  let partner: TestPartner;
+
+  beforeAll(async () => {
+    await truncateAll();
+    api = await startTestApi();
+    partner = await createPartner(api.app);
+  });
+
+  afterAll(async () => {
+    await api.close();
+  });
+
+  it.each([
+    ['TRACE', '/v1/swaps', 'GET, HEAD, POST'],
+    ['PUT', '/v1/swaps', 'GET, HEAD, POST'],
+    ['DELETE', '/v1/swaps/0123456789abcdef', 'GET, HEAD'],
+    ['PATCH', '/v1/quotes', 'POST'],
+    ['TRACE', '/v1/webhook_endpoints/we_0123456789abcdef01234567', 'DELETE, GET, HEAD, PATCH'],
+    ['POST', '/v1/currencies', 'GET, HEAD'],
+    ['DELETE', '/admin/organizations', 'GET, HEAD, POST'],
+    ['PUT', '/health', 'GET, HEAD'],
+  ])('%s %s answers 405 with Allow: %s', async (method, path, allow) => {
+    const answer = await send(`${api.url}${path}`, method, {
+      Authorization: partner.authorization,
+    });
+    expect(answer.status).toBe(405);
+    expect(answer.allow).toBe(allow);
+    expect(JSON.parse(answer.body)).toEqual({
+      error: expect.objectContaining({
+        type: 'validation_error',
+        code: 'method_not_allowed',
+      }) as unknown,
+    });
+  });
+
+  it('answers 405 before the content-type and body rules', async () => {
+    const plain = await send(
+      `${api.url}/v1/swaps`,
+      'PUT',
+      { 'Content-Type': 'text/plain', Authorization: partner.authorization },
+      'not json',
+    );
+    expect([plain.status, plain.allow]).toEqual([405, 'GET, HEAD, POST']);
+    const broken = await send(
+      `${api.url}/v1/quotes`,
+      'PUT',
+      { 'Content-Type': 'application/json' },
+      '{"broken',
+    );
+    expect([broken.status, broken.allow]).toEqual([405, 'POST']);
+  });
+
+  it('leaves unknown paths 404 and served methods alone', async () => {
+    const unknown = await send(`${api.url}/v1/nothing-here`, 'TRACE');
+    expect(unknown.status).toBe(404);
+    expect(unknown.allow).toBeUndefined();
+    expect((await send(`${api.url}/V1/swaps`, 'PUT')).status).toBe(404);
+    expect((await send(`${api.url}/health`, 'HEAD')).status).toBe(200);
+    const preflight = await send(`${api.url}/v1/public/quote`, 'OPTIONS', {
+      Origin: 'https://shop.example',
+      'Access-Control-Request-Method': 'GET',
+    });
+    expect(preflight.status).toBe(204);
+    const list = await send(`${api.url}/v1/swaps`, 'GET', {
+      Authorization: partner.authorization,
+    });
+    expect(list.status).toBe(200);
+  });
+});
