@@ -11,12 +11,13 @@ import { waitUntil } from './support/wait.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
 /**
- * An endpoint the target guard refuses at delivery time (its name now resolves to a private
+ * Pings answer within 5 s and are capped per endpoint and organization, so a hanging receiver
+ * cannot hold api requests open. And an endpoint the target guard refuses at delivery time (its name now resolves to a private
  * address, or the policy was made strict after it was saved): here the api allowed a loopback
  * URL and the poller does not. No retry can pass the guard, so the delivery fails at once and
  * the endpoint is disabled, with an audit entry.
  */
-describe('Webhooks to a target the guard refuses', () => {
+describe('Webhook guards: refused targets and pings', () => {
   let api: TestApi;
   let poller: PollerProcess;
   let db: DataSource;
@@ -102,4 +103,48 @@ describe('Webhooks to a target the guard refuses', () => {
       ]),
     );
   });
+
+  it('caps pings in flight per endpoint and organization, and gives up after 5 s', async () => {
+    receiver.answer('/ping-hangs', 'hang');
+    const who = await createPartner(api.app);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const res = await request(api.url)
+        .post('/v1/webhook_endpoints')
+        .set('Authorization', who.authorization)
+        .send({ url: `${receiver.url}/ping-hangs` })
+        .expect(201);
+      ids.push(res.body.webhookEndpoint.id as string);
+    }
+    const ping = (id: string) =>
+      request(api.url)
+        .post(`/v1/webhook_endpoints/${id}/ping`)
+        .set('Authorization', who.authorization)
+        .send({});
+    const started = Date.now();
+    const hanging = ids.slice(0, 3).map((id) => ping(id).then((res) => res));
+    await waitUntil(
+      'three pings at the receiver',
+      () => Promise.resolve(receiver.at('/ping-hangs').length === 3),
+      5_000,
+      20,
+    );
+    const again = await ping(ids[0]);
+    const fourth = await ping(ids[3]);
+    for (const res of [again, fourth]) {
+      expect(res.status).toBe(429);
+      expect(res.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+      expect(res.headers['retry-after']).toBe('5');
+    }
+    expect(receiver.at('/ping-hangs')).toHaveLength(3);
+    for (const res of await Promise.all(hanging)) {
+      expect(res.status).toBe(200);
+      expect(res.body.delivery).toMatchObject({ httpStatus: null, error: 'timeout after 5000 ms' });
+    }
+    expect(Date.now() - started).toBeLessThan(9_000);
+    // Once they have answered, the endpoint can be pinged again.
+    receiver.answer('/ping-hangs', 204);
+    const after = await ping(ids[0]).expect(200);
+    expect(after.body.delivery).toMatchObject({ httpStatus: 204, error: null });
+  }, 30_000);
 });
