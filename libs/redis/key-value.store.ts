@@ -18,8 +18,27 @@ export type StoreHealth = 'up' | 'down' | 'in_process';
 /** The answer to a request for one evenly spaced slot. */
 export interface SlotReservation {
   granted: boolean;
-  /** How long until the slot (granted) or the next free slot (refused) starts. */
+  /**
+   * How long until the slot (granted), the next free slot (refused), or the first of the share's
+   * held slots to start (refused because the share is full).
+   */
   waitMs: number;
+  /** Refused because the share already holds its most slots ahead. */
+  shareFull?: boolean;
+}
+
+/** What else a slot reservation honours. */
+export interface SlotOptions {
+  /**
+   * No slot starts sooner than this many ms from now: slots another coordinator granted may
+   * still be ahead. Kept even when the reservation is refused.
+   */
+  notBeforeMs?: number;
+  /**
+   * A share of the slots (one organization's): at most `max` of its granted slots may be waiting
+   * to start at once, counted across every process that shares the store.
+   */
+  share?: { key: string; max: number };
 }
 
 /**
@@ -43,7 +62,12 @@ export interface KeyValueStore {
    * than its share. Takes the next free slot when it starts within `maxWaitMs` (0: only one that
    * is free now); the caller waits `waitMs` before using it.
    */
-  reserveSlot(key: string, spacingMs: number, maxWaitMs: number): Promise<SlotReservation>;
+  reserveSlot(
+    key: string,
+    spacingMs: number,
+    maxWaitMs: number,
+    options?: SlotOptions,
+  ): Promise<SlotReservation>;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: (message: string) => void): Promise<void>;
   health(timeoutMs: number): Promise<StoreHealth>;

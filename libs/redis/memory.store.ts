@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import {
   KeyValueStore,
+  SlotOptions,
   SlotReservation,
   StoreHealth,
   WindowCount,
@@ -17,6 +18,8 @@ export class MemoryStore implements KeyValueStore {
   readonly kind = 'memory' as const;
   private readonly entries = new Map<string, Entry>();
   private readonly bus = new EventEmitter();
+  /** Start times of each share's granted slots (`reserveSlot`), pruned as they pass. */
+  private readonly shares = new Map<string, number[]>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor() {
@@ -67,16 +70,40 @@ export class MemoryStore implements KeyValueStore {
     return Promise.resolve(windows.map((w) => ({ count: w.count, resetMs: w.resetMs })));
   }
 
-  /** The same GCRA as the Redis script, on this process's clock. */
-  reserveSlot(key: string, spacingMs: number, maxWaitMs: number): Promise<SlotReservation> {
+  /** The same GCRA, floor and share as the Redis script, on this process's clock. */
+  reserveSlot(
+    key: string,
+    spacingMs: number,
+    maxWaitMs: number,
+    options: SlotOptions = {},
+  ): Promise<SlotReservation> {
     const now = Date.now();
-    const tat = Math.max(Number(this.live(key)?.value ?? '0'), now);
+    const share = options.share;
+    const held = share ? (this.shares.get(share.key) ?? []).filter((due) => due > now) : [];
+    if (share) {
+      this.shares.set(share.key, held);
+      if (held.length >= share.max) {
+        return Promise.resolve({
+          granted: false,
+          waitMs: Math.min(...held) - now,
+          shareFull: true,
+        });
+      }
+    }
+    const stored = Number(this.live(key)?.value ?? '0');
+    const tat = Math.max(stored, now, now + (options.notBeforeMs ?? 0));
     const waitMs = tat - now;
     if (waitMs > maxWaitMs) {
-      return Promise.resolve({ granted: false, waitMs });
+      if (tat > stored) {
+        this.entries.set(key, { value: String(tat), expiresAt: tat + 60_000 });
+      }
+      return Promise.resolve({ granted: false, waitMs, shareFull: false });
     }
     this.entries.set(key, { value: String(tat + spacingMs), expiresAt: tat + spacingMs + 60_000 });
-    return Promise.resolve({ granted: true, waitMs });
+    if (share) {
+      held.push(tat);
+    }
+    return Promise.resolve({ granted: true, waitMs, shareFull: false });
   }
 
   publish(channel: string, message: string): Promise<void> {
@@ -110,6 +137,11 @@ export class MemoryStore implements KeyValueStore {
 
   private sweep(): void {
     const now = Date.now();
+    for (const [key, held] of this.shares) {
+      if (held.every((due) => due <= now)) {
+        this.shares.delete(key);
+      }
+    }
     for (const [key, entry] of this.entries) {
       if (entry.expiresAt <= now) {
         this.entries.delete(key);
