@@ -4,6 +4,7 @@ import { AuditLogEntryEntity, CredentialEntity, OrganizationEntity } from '#app/
 import { AuditLogRepository } from './audit-log.repository.js';
 import { CredentialAuthenticator } from './credential.authenticator.js';
 import { CredentialCipher } from './credential.cipher.js';
+import { CredentialSecretsResealer } from './credential-secrets.resealer.js';
 import { CredentialsRepository } from './credentials.repository.js';
 import { OrganizationsRepository } from './organizations.repository.js';
 import { OrganizationsService } from './organizations.service.js';
@@ -25,6 +26,7 @@ export class PartnersModule {
         AuditLogRepository,
         CredentialAuthenticator,
         OrganizationsService,
+        CredentialSecretsResealer,
       ],
       exports: [
         CredentialCipher,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { OwnerScope } from '#app/domain';
+import { resealOrNull, type CredentialCipher, type ResealCount } from '#app/partners';
 import { EntityColumns, rowsOf, WebhookEndpointEntity } from '#app/persistence';
 
 /**
@@ -171,6 +172,46 @@ export class WebhookEndpointsRepository {
       ),
     );
     return rows.length > 0 ? this.columns.toEntity(rows[0]) : null;
+  }
+
+  /**
+   * Re-seals every endpoint secret still sealed the former way (one key, no row bound) for its
+   * endpoint, the previous one too, in one transaction; processes starting together take turns.
+   * A secret that does not open (not sealed with this master key) is left as it is; its endpoint
+   * is counted apart.
+   */
+  async resealFormer(cipher: CredentialCipher): Promise<ResealCount> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('reseal:webhook_endpoints'))`);
+      const rows = await manager.query<
+        { id: string; secret_ciphertext: string; previous_secret_ciphertext: string | null }[]
+      >(
+        `SELECT id, secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints
+          WHERE secret_ciphertext NOT LIKE 'v2.%' OR previous_secret_ciphertext NOT LIKE 'v2.%'
+          FOR UPDATE`,
+      );
+      const count = { resealed: 0, unreadable: 0 };
+      for (const row of rows) {
+        const binding = { purpose: 'webhook', rowId: row.id } as const;
+        const reseal = (sealed: string | null) =>
+          sealed === null || !cipher.isFormer(sealed)
+            ? sealed
+            : resealOrNull(cipher, sealed, binding);
+        const current = reseal(row.secret_ciphertext);
+        const previous = reseal(row.previous_secret_ciphertext);
+        if (current === null || (row.previous_secret_ciphertext !== null && previous === null)) {
+          count.unreadable += 1;
+          continue;
+        }
+        await manager.query(
+          `UPDATE webhook_endpoints SET secret_ciphertext = $2, previous_secret_ciphertext = $3
+            WHERE id = $1`,
+          [row.id, current, previous],
+        );
+        count.resealed += 1;
+      }
+      return count;
+    });
   }
 
   /** A delivery succeeded: the endpoint is healthy again and its circuit closed. */

@@ -70,15 +70,16 @@ export class WebhookEndpointsService {
     await this.assertTarget(input.url, owner.livemode);
     const secret = generateWebhookSecret();
     const now = new Date();
+    const id = newWebhookEndpointId();
     const endpoint = {
-      id: newWebhookEndpointId(),
+      id,
       organizationId: owner.organizationId,
       livemode: owner.livemode,
       url: input.url,
       events: input.events ?? [...EVENT_TYPES],
       description: input.description ?? null,
       enabled: true,
-      secretCiphertext: this.cipher.encrypt(secret),
+      secretCiphertext: this.cipher.encrypt(secret, { purpose: 'webhook', rowId: id }),
       previousSecretCiphertext: null,
       previousSecretExpiresAt: null,
       failingSince: null,
@@ -132,7 +133,7 @@ export class WebhookEndpointsService {
     const rotated = await this.endpoints.rotateSecret(
       id,
       owner,
-      this.cipher.encrypt(secret),
+      this.cipher.encrypt(secret, { purpose: 'webhook', rowId: id }),
       new Date(Date.now() + ROTATION_OVERLAP_MS),
     );
     if (!rotated) {
@@ -200,7 +201,7 @@ export class WebhookEndpointsService {
         url: endpoint.url,
         livemode: endpoint.livemode,
         body,
-        headers: signFor(this.cipher, endpoint, event.id, now, body),
+        headers: signFor(this.cipher, endpoint.id, endpoint, event.id, now, body),
       },
       this.policy,
       this.resolveAll,

@@ -108,7 +108,7 @@ export class WebhookDispatcher {
         url: delivery.url,
         livemode: delivery.livemode,
         body,
-        headers: signFor(this.cipher, delivery, delivery.event.id, now, body),
+        headers: signFor(this.cipher, delivery.endpointId, delivery, delivery.event.id, now, body),
       },
       this.options.policy,
       this.resolveAll,
