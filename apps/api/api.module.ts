@@ -13,6 +13,7 @@ import { AddressesModule } from './addresses/addresses.module.js';
 import { AdminAuthModule } from './admin/admin-auth.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { CurrenciesModule } from './currencies/currencies.module.js';
+import { DashboardModule } from './dashboard/dashboard.module.js';
 import { EventsModule } from './events/events.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
@@ -53,6 +54,7 @@ export class ApiModule {
         EventsModule,
         WebhooksModule.forRoot({ allowPrivateTargets: config.webhooks.allowPrivateTargets }),
         WebhookEndpointsModule,
+        DashboardModule.forRoot(config),
         TestHelpersModule.forRoot({
           testProviderUrl: config.testProvider?.url ?? null,
           timeoutMs: config.provider.timeoutMs,

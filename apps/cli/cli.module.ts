@@ -1,5 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AccountsModule } from '#app/accounts';
 import type { CliConfig } from '#app/config';
+import { MailModule } from '#app/mail';
 import { PartnersModule } from '#app/partners';
 import { PersistenceModule } from '#app/persistence';
 import { RedisModule } from '#app/redis';
@@ -14,6 +16,8 @@ export class CliModule {
         PersistenceModule.forRoot(config.database),
         RedisModule.forRoot(config.redis),
         PartnersModule.forRoot(config.credentialEncryptionKey),
+        MailModule.config(config.mail),
+        AccountsModule,
       ],
     };
   }

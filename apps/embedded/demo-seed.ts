@@ -1,5 +1,9 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
+import { DashboardAccountsService } from '#app/accounts';
 import type { CredentialMode } from '#app/domain';
 import { OrganizationsService } from '#app/partners';
 
@@ -56,6 +60,38 @@ export async function ensureDemoOrganization(
   };
 }
 
+/** The demo owner's sign-in for the partner dashboard. */
+export interface DemoOwner {
+  email: string;
+  password: string;
+}
+
+export const DEMO_OWNER_EMAIL = 'demo-owner@example.com';
+
+/**
+ * The demo organization's dashboard owner: the password is generated on the first start and
+ * kept under the data directory with the other secrets, so every start prints one that works.
+ */
+export async function ensureDemoOwner(
+  app: INestApplicationContext,
+  organizationId: string,
+  dataDir: string,
+): Promise<DemoOwner> {
+  const file = join(dataDir, 'dashboard-demo-owner.json');
+  let owner: DemoOwner;
+  if (existsSync(file)) {
+    owner = JSON.parse(readFileSync(file, 'utf8')) as DemoOwner;
+  } else {
+    owner = { email: DEMO_OWNER_EMAIL, password: `demo-${randomBytes(12).toString('hex')}` };
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(owner, null, 2), { mode: 0o600 });
+  }
+  await app
+    .get(DashboardAccountsService)
+    .ensureUser({ organizationId, email: owner.email, role: 'owner', password: owner.password });
+  return owner;
+}
+
 /** Marks the walkthrough's first line, so it can be found in the output (and tested). */
 export const WALKTHROUGH_HEADING = 'Test mode walkthrough: paste these lines into a shell.';
 
@@ -73,6 +109,7 @@ export function demoBanner(
   port: number,
   demo: DemoOrganization,
   adminToken: string,
+  owner?: { dashboardUrl: string } & DemoOwner,
 ): string {
   const everywhere = host === '0.0.0.0' || host === '::';
   // Every interface includes loopback: the walkthrough uses that; otherwise the address itself.
@@ -86,6 +123,12 @@ export function demoBanner(
     everywhere
       ? `  Listening on:     ${host}, every interface: reachable from your network`
       : `  Listening on:     ${host} only (set HOST=0.0.0.0 to reach it from other machines)`,
+    ...(owner
+      ? [
+          `  Dashboard:        ${owner.dashboardUrl}`,
+          `  Demo owner:       ${owner.email}  password: ${owner.password}`,
+        ]
+      : []),
     `  Demo org:         ${demo.organizationId}${demo.created ? ' (created now)' : ''}`,
     `  Live credential:  ${demo.live.publicKey}:${demo.live.secret}`,
     `  Test credential:  ${demo.test.publicKey}:${demo.test.secret}`,

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { isIP } from 'node:net';
 import {
   loadApiConfig,
   loadEmbeddedConfig,
@@ -11,7 +12,7 @@ import { runProcess } from '#app/process';
 import { createApiApp } from '../api/api.bootstrap.js';
 import { startPoller } from '../poller/poller.bootstrap.js';
 import { startSandbox } from '../sandbox/sandbox.bootstrap.js';
-import { demoBanner, ensureDemoOrganization } from './demo-seed.js';
+import { demoBanner, ensureDemoOrganization, ensureDemoOwner } from './demo-seed.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { loadOrCreateSecrets } from './embedded-secrets.js';
 
@@ -127,6 +128,20 @@ await runProcess('embedded', async () => {
 
   const demo = await step(() => ensureDemoOrganization(api));
   if (demo) {
-    process.stdout.write(demoBanner(embedded.host, apiConfig.port, demo, apiConfig.adminToken));
+    const owner = await ensureDemoOwner(api, demo.organizationId, embedded.dataDir);
+    // localhost, not 127.0.0.1: passkeys (WebAuthn) need a host name; it is loopback, which
+    // the api listens on unless HOST names another single address.
+    const dashboardHost = ['127.0.0.1', '::1', '0.0.0.0', '::'].includes(embedded.host)
+      ? 'localhost'
+      : isIP(embedded.host) === 6
+        ? `[${embedded.host}]`
+        : embedded.host;
+    const dashboardUrl = `${apiConfig.dashboard.publicUrl ?? `http://${dashboardHost}:${apiConfig.port}`}/partner`;
+    process.stdout.write(
+      demoBanner(embedded.host, apiConfig.port, demo, apiConfig.adminToken, {
+        dashboardUrl,
+        ...owner,
+      }),
+    );
   }
 });

@@ -1,6 +1,7 @@
 import { DynamicModule, Module, type ModuleMetadata, type Type } from '@nestjs/common';
 import { EVENT_OUTBOX, type EventOutbox } from './event-outbox.js';
 import { EventRecorder } from './event.recorder.js';
+import { EventsQueryService } from './events-query.service.js';
 import { EventsRepository } from './events.repository.js';
 
 export interface EventsModuleOptions {
@@ -23,9 +24,10 @@ export class EventsModule {
       providers: [
         EventsRepository,
         EventRecorder,
+        EventsQueryService,
         { provide: EVENT_OUTBOX, useExisting: options.outbox },
       ],
-      exports: [EventsRepository, EventRecorder],
+      exports: [EventsRepository, EventRecorder, EventsQueryService],
     };
   }
 }

@@ -6,6 +6,7 @@ import { CredentialAuthenticator } from './credential.authenticator.js';
 import { CredentialCipher } from './credential.cipher.js';
 import { CredentialSecretsResealer } from './credential-secrets.resealer.js';
 import { CredentialsRepository } from './credentials.repository.js';
+import { CredentialsService } from './credentials.service.js';
 import { OrganizationsRepository } from './organizations.repository.js';
 import { OrganizationsService } from './organizations.service.js';
 
@@ -26,9 +27,11 @@ export class PartnersModule {
         AuditLogRepository,
         CredentialAuthenticator,
         OrganizationsService,
+        CredentialsService,
         CredentialSecretsResealer,
       ],
       exports: [
+        CredentialsService,
         CredentialCipher,
         CredentialAuthenticator,
         OrganizationsService,

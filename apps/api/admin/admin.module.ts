@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '#app/accounts';
 import { EarningsModule } from '#app/settlement';
 import { AdminAuditController } from './audit.controller.js';
 import { AdminCredentialsController } from './credentials.controller.js';
+import { AdminDashboardUsersController } from './dashboard-users.controller.js';
 import { AdminEarningsController } from './earnings.controller.js';
 import { AdminLegacySwapsController } from './legacy-swaps.controller.js';
 import { AdminOrganizationsController } from './organizations.controller.js';
@@ -13,7 +15,7 @@ import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.
  * revocations go through the same authenticator that serves partner requests.
  */
 @Module({
-  imports: [EarningsModule],
+  imports: [EarningsModule, AccountsModule],
   controllers: [
     AdminOrganizationsController,
     AdminCredentialsController,
@@ -21,6 +23,7 @@ import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.
     AdminLegacySwapsController,
     AdminEarningsController,
     AdminWebhookEndpointsController,
+    AdminDashboardUsersController,
   ],
 })
 export class AdminModule {}

@@ -1,0 +1,13 @@
+import { Module } from '@nestjs/common';
+import { DashboardCoreModule } from '../dashboard-core.module.js';
+import { EventsPagesController } from './events.controller.js';
+
+/**
+ * The Events pages. The events query and the endpoints service (an event's page resends) come
+ * from the api's `EventsModule` and `WebhooksModule` of the libs.
+ */
+@Module({
+  imports: [DashboardCoreModule],
+  controllers: [EventsPagesController],
+})
+export class EventsPagesModule {}
