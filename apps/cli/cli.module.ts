@@ -5,6 +5,7 @@ import { MailModule } from '#app/mail';
 import { PartnersModule } from '#app/partners';
 import { PersistenceModule } from '#app/persistence';
 import { RedisModule } from '#app/redis';
+import { WidgetsModule } from '#app/widgets';
 
 /** What the admin CLI needs: the database, the revocation fan-out and the partners services. */
 @Module({})
@@ -18,6 +19,7 @@ export class CliModule {
         PartnersModule.forRoot(config.credentialEncryptionKey),
         MailModule.config(config.mail),
         AccountsModule,
+        WidgetsModule,
       ],
     };
   }

@@ -13,6 +13,7 @@ import { createApiApp } from '../api/api.bootstrap.js';
 import { startPoller } from '../poller/poller.bootstrap.js';
 import { startSandbox } from '../sandbox/sandbox.bootstrap.js';
 import { demoBanner, ensureDemoOrganization, ensureDemoOwner } from './demo-seed.js';
+import { startDemoWidget } from './demo-widget.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { loadOrCreateSecrets } from './embedded-secrets.js';
 
@@ -143,5 +144,19 @@ await runProcess('embedded', async () => {
         ...owner,
       }),
     );
+    const widget = await step(() => startDemoWidget(api, demo.organizationId, apiConfig.port));
+    if (widget) {
+      shutdown.unshift(() => widget.close());
+      process.stdout.write(
+        [
+          // A blank line first: the walkthrough above ends at one, so it can be pasted as is.
+          '',
+          'Swap widget demo (test mode):',
+          `  Test widget key:  ${widget.key}`,
+          `  Demo page:        ${widget.pageUrl}   (open it in a browser)`,
+          '',
+        ].join('\n'),
+      );
+    }
   }
 });

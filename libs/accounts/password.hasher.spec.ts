@@ -40,4 +40,20 @@ describe(PasswordHasher.name, () => {
       'fulfilled',
     ]);
   });
+
+  it('rests after each piece of work as long as it took before starting the next', async () => {
+    const fresh = new PasswordHasher();
+    const starts: number[] = [];
+    const ends: number[] = [];
+    const task = () => async () => {
+      starts.push(performance.now());
+      await new Promise((resolve) => setTimeout(resolve, 40));
+      ends.push(performance.now());
+    };
+
+    await Promise.all([fresh.exclusively(task()), fresh.exclusively(task())]);
+
+    // The rest after the first piece lasts as long as it ran (timers round to the millisecond).
+    expect(starts[1] - ends[0]).toBeGreaterThanOrEqual(ends[0] - starts[0] - 2);
+  });
 });

@@ -1,4 +1,5 @@
 export * from './bearer.js';
+export * from './csv.js';
 export * from './express-adapter.js';
 export * from './http-app.setup.js';
 export * from './json-body.middleware.js';

@@ -33,12 +33,12 @@ function open(key: Buffer, raw: Buffer, aad: Buffer | null): string {
 }
 
 /** What a sealed secret is: its own derived key, so one purpose's ciphertext opens no other. */
-export type SealPurpose = 'credential' | 'webhook';
+export type SealPurpose = 'credential' | 'webhook' | 'totp';
 
 /** The row a sealed secret belongs to: bound to it as associated data. */
 export interface SealBinding {
   purpose: SealPurpose;
-  /** The row's immutable key: a credential's public key, a webhook endpoint's id. */
+  /** The row's immutable key: a credential's public key, a webhook endpoint's id, a user's id. */
   rowId: string;
 }
 
@@ -63,6 +63,7 @@ export class CredentialCipher {
     this.sealKeys = {
       credential: derive(masterKey, 'swap-partners/credential-secret-seal'),
       webhook: derive(masterKey, 'swap-partners/webhook-secret-seal'),
+      totp: derive(masterKey, 'swap-partners/totp-secret-seal'),
     };
     this.formerKey = derive(masterKey, 'swap-partners/credential-encryption');
     this.digestKey = derive(masterKey, 'swap-partners/credential-digest');

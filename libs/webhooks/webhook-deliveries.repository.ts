@@ -39,6 +39,25 @@ export interface AttemptRecord {
   createdAt: Date;
 }
 
+/** A delivery of one of a swap's events, with its latest attempt, as the swap's page shows it. */
+export interface SwapDeliveryView {
+  eventId: string;
+  eventType: string;
+  endpointId: string;
+  url: string;
+  status: WebhookDeliveryStatus;
+  attempts: number;
+  /** When the next attempt is due, for a pending delivery. */
+  nextAttemptAt: string | null;
+  finishedAt: string | null;
+  lastAttemptAt: string | null;
+  lastHttpStatus: number | null;
+  lastError: string | null;
+}
+
+const ISO = (column: string): string =>
+  `to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /** One attempt with its id, the cursor of the dashboard's pages of attempts. */
 export interface AttemptRow extends AttemptRecord {
   id: string;
@@ -285,6 +304,32 @@ export class WebhookDeliveriesRepository {
       durationMs: row.duration_ms,
       createdAt: row.created_at,
     }));
+  }
+
+  /**
+   * The deliveries of the owner's events about one swap, in event order, each with its latest
+   * attempt. Scoped by the owner on the events and on the endpoints both, so another
+   * organization's or mode's swap id reads as no deliveries.
+   */
+  async listForSwap(swapId: string, owner: OwnerScope): Promise<SwapDeliveryView[]> {
+    return this.dataSource.query<SwapDeliveryView[]>(
+      `SELECT e.id AS "eventId", e.type AS "eventType", d.endpoint_id AS "endpointId", w.url,
+              d.status, d.attempts,
+              CASE WHEN d.status = 'pending' THEN ${ISO('d.next_attempt_at')} END AS "nextAttemptAt",
+              ${ISO('d.finished_at')} AS "finishedAt",
+              ${ISO('a.created_at')} AS "lastAttemptAt",
+              a.http_status AS "lastHttpStatus", a.error AS "lastError"
+         FROM events e
+         JOIN webhook_deliveries d ON d.event_id = e.id
+         JOIN webhook_endpoints w ON w.id = d.endpoint_id
+         LEFT JOIN LATERAL (
+           SELECT created_at, http_status, error FROM webhook_attempts
+            WHERE delivery_id = d.id ORDER BY attempt DESC LIMIT 1) a ON true
+        WHERE e.swap_id = $1 AND e.organization_id = $2 AND e.livemode = $3
+          AND w.organization_id = $2 AND w.livemode = $3
+        ORDER BY e.seq, d.id`,
+      [swapId, owner.organizationId, owner.livemode],
+    );
   }
 
   /**

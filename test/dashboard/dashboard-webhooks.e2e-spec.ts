@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { CredentialsService } from '#app/partners';
-import { truncateAll } from '../support/database.js';
+import { openTestDataSource, truncateAll } from '../support/database.js';
 import {
   createTestOrganization,
   type DashboardClient,
@@ -26,6 +26,7 @@ describe('Dashboard webhooks and events pages', () => {
   let receiver: WebhookReceiver;
   let orgId: string;
   let developer: DashboardClient;
+  let developerEmail: string;
   let viewer: DashboardClient;
   let other: DashboardClient;
   let theirEndpoint: string;
@@ -41,7 +42,9 @@ describe('Dashboard webhooks and events pages', () => {
       TEST_PROVIDER_URL: sandbox.url,
     });
     orgId = await createTestOrganization(harness.api, { name: 'Hooked Exchange' });
-    developer = (await signedInClient(harness.api, orgId, 'developer')).client;
+    const signedIn = await signedInClient(harness.api, orgId, 'developer');
+    developer = signedIn.client;
+    developerEmail = signedIn.email;
     viewer = (await signedInClient(harness.api, orgId, 'viewer')).client;
     for (const client of [developer, viewer]) {
       await client.get('/partner');
@@ -152,6 +155,28 @@ describe('Dashboard webhooks and events pages', () => {
 
     expect((await developer.post(`${path}/delete`, {})).status).toBe(303);
     expect((await developer.get(path)).status).toBe(404);
+
+    const db = await openTestDataSource();
+    try {
+      const audit = await db.query<{ action: string; actor: string; organization_id: string }[]>(
+        `SELECT action, actor, organization_id FROM audit_log WHERE target_id = $1 ORDER BY id`,
+        [id],
+      );
+      expect(audit.map((entry) => entry.action)).toEqual([
+        'webhook_endpoint.create',
+        'webhook_endpoint.update',
+        'webhook_endpoint.disable',
+        'webhook_endpoint.enable',
+        'webhook_endpoint.rotate_secret',
+        'webhook_endpoint.delete',
+      ]);
+      expect(new Set(audit.map((entry) => `${entry.actor} ${entry.organization_id}`))).toEqual(
+        new Set([`dashboard:${developerEmail} ${orgId}`]),
+      );
+      expect(JSON.stringify(audit)).not.toContain(secret);
+    } finally {
+      await db.destroy();
+    }
   });
 
   it('pages the event feed and resends an event from its page', async () => {

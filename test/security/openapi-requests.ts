@@ -88,6 +88,8 @@ export interface Fixtures {
   eventId: string;
   /** A dashboard user of the operator's organization. */
   userId: string;
+  /** A widget key of the operator's target organization, for the revoke route. */
+  widgetKey: string;
 }
 
 /** Where fuzzed webhook endpoints point: a closed local port, so a ping fails at once. */
@@ -147,6 +149,9 @@ function hinted(name: string, fixtures: Fixtures): unknown {
     url: () => FUZZ_WEBHOOK_URL,
     email: () => `fuzz-${(sequence += 1)}@example.com`,
     after: () => fixtures.eventId,
+    allowedOrigins: () => ['https://shop.example'],
+    // Earlier operations may leave the target organization under review: a test widget key works.
+    mode: () => 'test',
   };
   return hints[name]?.();
 }
@@ -353,6 +358,7 @@ export function planRequests(
             ? fixtures.userId
             : fixtures.organizationId,
     publicKey: fixtures.publicKey,
+    key: fixtures.widgetKey,
   };
   const queryParams = operation.parameters.filter((p) => p.in === 'query');
   const headerParams = operation.parameters.filter((p) => p.in === 'header');

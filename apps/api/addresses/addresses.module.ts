@@ -7,5 +7,6 @@ import { AddressesService } from './addresses.service.js';
   imports: [CatalogueModule],
   controllers: [AddressesController],
   providers: [AddressesService],
+  exports: [AddressesService],
 })
 export class AddressesModule {}

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '#app/accounts';
 import { EarningsModule } from '#app/settlement';
+import { WidgetsModule } from '#app/widgets';
 import { AdminAuditController } from './audit.controller.js';
 import { AdminCredentialsController } from './credentials.controller.js';
 import { AdminDashboardUsersController } from './dashboard-users.controller.js';
@@ -8,6 +9,7 @@ import { AdminEarningsController } from './earnings.controller.js';
 import { AdminLegacySwapsController } from './legacy-swaps.controller.js';
 import { AdminOrganizationsController } from './organizations.controller.js';
 import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.js';
+import { AdminWidgetKeysController } from './widget-keys.controller.js';
 
 /**
  * The operator API under `/admin`, behind the admin token (docs/decisions.md, "Operating the
@@ -15,7 +17,7 @@ import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.
  * revocations go through the same authenticator that serves partner requests.
  */
 @Module({
-  imports: [EarningsModule, AccountsModule],
+  imports: [EarningsModule, AccountsModule, WidgetsModule],
   controllers: [
     AdminOrganizationsController,
     AdminCredentialsController,
@@ -24,6 +26,7 @@ import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.
     AdminEarningsController,
     AdminWebhookEndpointsController,
     AdminDashboardUsersController,
+    AdminWidgetKeysController,
   ],
 })
 export class AdminModule {}

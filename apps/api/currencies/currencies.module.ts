@@ -7,5 +7,6 @@ import { CurrenciesService } from './currencies.service.js';
   imports: [CatalogueModule],
   controllers: [CurrenciesController],
   providers: [CurrenciesService],
+  exports: [CurrenciesService],
 })
 export class CurrenciesModule {}

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '#app/accounts';
 import { DashboardCsrf } from './shared/dashboard.csrf.js';
 import { DashboardGuard } from './shared/dashboard.guard.js';
+import { SignInSteps } from './shared/sign-in-steps.js';
 
 /**
  * What every dashboard page module imports: the accounts (sessions, re-authentication, mail,
@@ -9,7 +10,7 @@ import { DashboardGuard } from './shared/dashboard.guard.js';
  */
 @Module({
   imports: [AccountsModule],
-  providers: [DashboardCsrf, DashboardGuard],
-  exports: [AccountsModule, DashboardCsrf, DashboardGuard],
+  providers: [DashboardCsrf, DashboardGuard, SignInSteps],
+  exports: [AccountsModule, DashboardCsrf, DashboardGuard, SignInSteps],
 })
 export class DashboardCoreModule {}

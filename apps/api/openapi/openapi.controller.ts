@@ -48,6 +48,14 @@ export class OpenApiController {
     return this.holder.get().partner;
   }
 
+  @Get('widget-api/v1/openapi.json')
+  @Header('Cache-Control', PUBLIC_FOR_FIVE_MINUTES)
+  @RateLimits('ip')
+  @UseGuards(RateLimitGuard)
+  widgetJson(): OpenAPIObject {
+    return this.holder.get().widget;
+  }
+
   @Get('docs')
   @RateLimits('ip')
   @UseGuards(RateLimitGuard)

@@ -23,6 +23,7 @@ export class TestHelpersModule {
         SandboxControlClient,
         TestHelpersService,
       ],
+      exports: [TestHelpersService],
     };
   }
 }

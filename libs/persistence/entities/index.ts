@@ -11,6 +11,11 @@ import { SwapEntity } from './swap.entity.js';
 import { WebhookAttemptEntity } from './webhook-attempt.entity.js';
 import { WebhookDeliveryEntity } from './webhook-delivery.entity.js';
 import { WebhookEndpointEntity } from './webhook-endpoint.entity.js';
+import { DashboardPasskeyEntity } from './dashboard-passkey.entity.js';
+import { DashboardPendingSignInEntity } from './dashboard-pending-sign-in.entity.js';
+import { DashboardRecoveryCodeEntity } from './dashboard-recovery-code.entity.js';
+import { DashboardTotpEntity } from './dashboard-totp.entity.js';
+import { DashboardWebAuthnChallengeEntity } from './dashboard-webauthn-challenge.entity.js';
 
 export * from './audit-log-entry.entity.js';
 export * from './credential.entity.js';
@@ -25,6 +30,11 @@ export * from './swap.entity.js';
 export * from './webhook-attempt.entity.js';
 export * from './webhook-delivery.entity.js';
 export * from './webhook-endpoint.entity.js';
+export * from './dashboard-passkey.entity.js';
+export * from './dashboard-pending-sign-in.entity.js';
+export * from './dashboard-recovery-code.entity.js';
+export * from './dashboard-totp.entity.js';
+export * from './dashboard-webauthn-challenge.entity.js';
 
 export const ENTITIES = [
   OrganizationEntity,
@@ -40,4 +50,9 @@ export const ENTITIES = [
   WebhookEndpointEntity,
   WebhookDeliveryEntity,
   WebhookAttemptEntity,
+  DashboardPasskeyEntity,
+  DashboardPendingSignInEntity,
+  DashboardRecoveryCodeEntity,
+  DashboardTotpEntity,
+  DashboardWebAuthnChallengeEntity,
 ];

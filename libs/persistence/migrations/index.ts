@@ -5,6 +5,11 @@ import { TestMode1764100000000 } from './1764100000000-test-mode.js';
 import { EventsAndWebhooks1764200000000 } from './1764200000000-events-and-webhooks.js';
 import { DashboardAccounts1764400000000 } from './1764400000000-dashboard-accounts.js';
 import { DashboardKeysAndResends1764500000000 } from './1764500000000-dashboard-keys-and-resends.js';
+import { DashboardReads1764600000000 } from './1764600000000-dashboard-reads.js';
+import { DashboardFactors1764700000000 } from './1764700000000-dashboard-factors.js';
+import { DashboardPendingSignIns1764700000001 } from './1764700000001-dashboard-pending-sign-ins.js';
+import { DashboardFactorsUsers1764700000002 } from './1764700000002-dashboard-factors-users.js';
+import { WidgetKeys1765000000000 } from './1765000000000-widget-keys.js';
 import { WebhookFairness1764800000000 } from './1764800000000-webhook-fairness.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
@@ -16,5 +21,10 @@ export const MIGRATIONS = [
   EventsAndWebhooks1764200000000,
   DashboardAccounts1764400000000,
   DashboardKeysAndResends1764500000000,
+  DashboardReads1764600000000,
+  DashboardFactors1764700000000,
+  DashboardPendingSignIns1764700000001,
+  DashboardFactorsUsers1764700000002,
   WebhookFairness1764800000000,
+  WidgetKeys1765000000000,
 ];

@@ -24,6 +24,7 @@ import { setFlash } from '../shared/flash.js';
 import { emailProblem, passwordFieldProblem, textProblem } from '../shared/form-rules.js';
 import { safeNext } from '../shared/origin.js';
 import { SeeOther } from '../shared/see-other.js';
+import { SignInSteps } from '../shared/sign-in-steps.js';
 import {
   LinkGonePage,
   LoginPage,
@@ -48,6 +49,7 @@ export class AccountsController {
     private readonly sessions: DashboardSessionsService,
     private readonly throttle: SignInThrottle,
     private readonly audit: DashboardAudit,
+    private readonly signInSteps: SignInSteps,
   ) {}
 
   @Get('login')
@@ -87,6 +89,10 @@ export class AccountsController {
     if (!user) {
       await this.throttle.recordFailure(email, ip);
       return refuse(401, SIGN_IN_FAILED);
+    }
+    const step = await this.signInSteps.afterPassword(user, next, req, res);
+    if (step !== null) {
+      throw new SeeOther(step);
     }
     await this.startSession(req, res, user, ctx.signedIn);
     throw new SeeOther(next);

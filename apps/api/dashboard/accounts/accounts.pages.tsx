@@ -3,6 +3,7 @@ import { FormError, Notice } from '../components/flash.js';
 import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../shared/dashboard-request.js';
+import { PasskeySignIn } from '../second-factors/second-factors.components.js';
 
 export function LoginPage({
   ctx,
@@ -42,6 +43,7 @@ export function LoginPage({
           </div>
         </Form>
       </div>
+      <PasskeySignIn ctx={ctx} next={next} />
       <p class="actions">
         <a href="/partner/forgot-password">Forgot password?</a>
         <a href="/partner/signup">Apply for an account</a>

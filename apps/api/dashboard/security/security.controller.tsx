@@ -20,6 +20,7 @@ import {
 import { setFlash } from '../shared/flash.js';
 import { passwordFieldProblem } from '../shared/form-rules.js';
 import { SeeOther } from '../shared/see-other.js';
+import { SecondFactorsSection } from '../second-factors/second-factors.components.js';
 import { SecurityPage } from './security.page.js';
 
 const BACK = new SeeOther('/partner/security');
@@ -43,6 +44,7 @@ export class SecurityController {
         signedIn={me}
         sessions={await this.sessions.listForUser(me.user.id)}
         recent={this.reauth.reauthenticatedWithin(me)}
+        sections={<SecondFactorsSection />}
       />
     );
   }

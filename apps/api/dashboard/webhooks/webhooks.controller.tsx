@@ -1,6 +1,6 @@
 import { Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { dashboardActor, type SignedIn } from '#app/accounts';
+import { DashboardAudit, dashboardActor, type SignedIn } from '#app/accounts';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { EVENT_TYPES, type EventType } from '#app/events';
@@ -99,7 +99,10 @@ function formRefusal(error: unknown): AppError | null {
  */
 @DashboardController('webhooks')
 export class WebhooksController {
-  constructor(private readonly endpoints: WebhookEndpointsService) {}
+  constructor(
+    private readonly endpoints: WebhookEndpointsService,
+    private readonly audit: DashboardAudit,
+  ) {}
 
   @Get()
   @AnyRole()
@@ -162,6 +165,7 @@ export class WebhooksController {
       }
       return again(refusal.message);
     }
+    await this.record(me, 'webhook_endpoint.create', created.id, { url: created.url });
     const view = await this.endpointView(me, created.id, undefined);
     return (
       <EndpointPage
@@ -218,6 +222,11 @@ export class WebhooksController {
       }
       return again(refusal.message);
     }
+    await this.record(me, 'webhook_endpoint.update', id, {
+      url: values.url,
+      events: values.events,
+      enabled: values.enabled,
+    });
     setFlash(req, res, { kind: 'success', text: 'Endpoint saved.' });
     throw new SeeOther(endpointPath(id));
   }
@@ -231,6 +240,7 @@ export class WebhooksController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<never> {
     await this.endpoints.update(id, ownerOf(me), { enabled: false });
+    await this.record(me, 'webhook_endpoint.disable', id);
     setFlash(req, res, { kind: 'success', text: 'Endpoint disabled: nothing is sent to it.' });
     throw new SeeOther(endpointPath(id));
   }
@@ -244,6 +254,7 @@ export class WebhooksController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<never> {
     await this.endpoints.update(id, ownerOf(me), { enabled: true });
+    await this.record(me, 'webhook_endpoint.enable', id);
     setFlash(req, res, { kind: 'success', text: 'Endpoint enabled: deliveries resume.' });
     throw new SeeOther(endpointPath(id));
   }
@@ -257,6 +268,7 @@ export class WebhooksController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<never> {
     await this.endpoints.delete(id, ownerOf(me));
+    await this.record(me, 'webhook_endpoint.delete', id);
     setFlash(req, res, { kind: 'success', text: 'Endpoint deleted.' });
     throw new SeeOther('/partner/webhooks');
   }
@@ -270,6 +282,7 @@ export class WebhooksController {
     @Param('id') id: string,
   ): Promise<JSX.Element> {
     const rotated = await this.endpoints.rotateSecret(id, ownerOf(me));
+    await this.record(me, 'webhook_endpoint.rotate_secret', id);
     const view = await this.endpointView(me, id, undefined);
     return (
       <EndpointPage
@@ -311,6 +324,21 @@ export class WebhooksController {
   ): Promise<never> {
     await resendAndTell(this.endpoints, me, id, form.eventId ?? '', req, res);
     throw new SeeOther(endpointPath(id));
+  }
+
+  /** Who changed which endpoint, in the organization's audit log; never a secret. */
+  private record(
+    me: SignedIn,
+    action: string,
+    id: string,
+    details: Record<string, unknown> = {},
+  ): Promise<void> {
+    return this.audit.record(
+      me.user,
+      action,
+      { type: 'webhook_endpoint', id },
+      { mode: me.session.mode, ...details },
+    );
   }
 
   private async endpointView(

@@ -1,0 +1,101 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import {
+  DashboardAccountsService,
+  DashboardAudit,
+  DashboardSessionsService,
+  type DashboardUser,
+  type SignedIn,
+} from '#app/accounts';
+import { relyingPartyFor, type RelyingParty } from '#app/dashboard-factors';
+import { dashboardCookie, readCookie, SESSION_COOKIE } from '../shared/cookies.js';
+import { DASHBOARD_SETTINGS, type DashboardSettings } from '../shared/dashboard.config.js';
+
+/** How the person proved who they are, as the audit log records a sign-in. */
+export type SignInFactor = 'totp' | 'recovery_code' | 'passkey';
+
+/** The browser's handle on its pending sign-in (between password and second factor). */
+export const PENDING_SIGN_IN_COOKIE = 'partner_signin';
+/** Ties a passkey sign-in's challenge to the browser that asked for it (before any session). */
+export const WEBAUTHN_COOKIE = 'partner_webauthn';
+
+/** The largest ceremony answer read: a passkey's answer is a few kilobytes. */
+const MAX_CREDENTIAL_LENGTH = 65_536;
+
+/** The browser's ceremony answer from a form field; null when it is no JSON object. */
+export function credentialOf(text: string | undefined): unknown {
+  if (text === undefined || text.length === 0 || text.length > MAX_CREDENTIAL_LENGTH) {
+    return null;
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * What the second-factor routes share: the relying party of a request, and starting a session
+ * once a second factor (or a passkey alone) has proved the user, as the password sign-in does.
+ */
+@Injectable()
+export class SecondFactorSessions {
+  constructor(
+    private readonly accounts: DashboardAccountsService,
+    private readonly sessions: DashboardSessionsService,
+    private readonly audit: DashboardAudit,
+    @Inject(DASHBOARD_SETTINGS) private readonly settings: DashboardSettings,
+  ) {}
+
+  /** Null where WebAuthn cannot work (an IP address, plain http on a domain). */
+  relyingParty(req: Request): RelyingParty | null {
+    return relyingPartyFor({
+      publicUrl: this.settings.publicUrl,
+      protocol: req.protocol,
+      host: req.get('host'),
+    });
+  }
+
+  /** The user, if it still exists and is not disabled. */
+  async activeUser(userId: string): Promise<DashboardUser | null> {
+    try {
+      const user = await this.accounts.findUser(userId);
+      return user.disabledAt === null ? user : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** A new session (never the browser's old id), its cookie and the audit entry. */
+  async start(
+    req: Request,
+    res: Response,
+    user: DashboardUser,
+    previous: SignedIn | null,
+    factor: SignInFactor,
+  ): Promise<void> {
+    if (previous) {
+      await this.sessions.end(previous.session.id);
+    } else if (readCookie(req, SESSION_COOKIE) !== undefined) {
+      await this.sessions.endByToken(readCookie(req, SESSION_COOKIE));
+    }
+    const active = (await this.accounts.organizationStatus(user.organizationId)) === 'active';
+    const { token, session } = await this.sessions.start(user, active ? 'live' : 'test', {
+      ip: req.ip ?? 'unknown',
+      userAgent: req.get('user-agent') ?? '',
+    });
+    res.cookie(SESSION_COOKIE, token, dashboardCookie(req));
+    await this.audit.record(
+      user,
+      'user.signed_in',
+      { type: 'session', id: session.id },
+      { ip: session.ip, factor },
+    );
+  }
+
+  /** A new session id after a change of second factor; the old id stops working. */
+  async rotate(req: Request, res: Response, signedIn: SignedIn): Promise<void> {
+    const token = await this.sessions.rotate(signedIn.session);
+    res.cookie(SESSION_COOKIE, token, dashboardCookie(req));
+  }
+}

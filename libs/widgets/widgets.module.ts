@@ -1,0 +1,16 @@
+import { Module } from '@nestjs/common';
+import { WidgetKeyAuthenticator } from './widget-key.authenticator.js';
+import { WidgetKeysRepository } from './widget-keys.repository.js';
+import { WidgetKeysService } from './widget-keys.service.js';
+
+/**
+ * Widget keys and their authentication, one instance per app however many modules import it (the
+ * admin API, the widget API, the hosted widget, the dashboard). Needs the api's PartnersModule
+ * (organizations, audit log) and the key-value store (revocation fan-out). The status tokens of
+ * widget swaps (`StatusTokens`) take the encryption key, so the widget API provides them.
+ */
+@Module({
+  providers: [WidgetKeysRepository, WidgetKeyAuthenticator, WidgetKeysService],
+  exports: [WidgetKeysRepository, WidgetKeyAuthenticator, WidgetKeysService],
+})
+export class WidgetsModule {}
