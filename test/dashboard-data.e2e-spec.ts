@@ -34,7 +34,12 @@ import {
   type SwapView,
 } from '#app/swaps';
 import { SwapsRepository } from '#app/swaps';
-import { WebhookDeliveriesRepository, WebhookOutbox, WebhooksDataModule } from '#app/webhooks';
+import {
+  ENDPOINT_FAIRNESS,
+  WebhookDeliveriesRepository,
+  WebhookOutbox,
+  WebhooksDataModule,
+} from '#app/webhooks';
 import { insertManySwaps, insertSwaps, type StoredSwap } from './factories/swaps.js';
 import { TEST_ENCRYPTION_KEY } from './support/api.js';
 import { parseCsv } from './support/csv.js';
@@ -736,7 +741,7 @@ describe('Dashboard reads: swaps, earnings, activity, deliveries', () => {
       );
       const deliveries = moduleRef.get(WebhookDeliveriesRepository);
       const now = new Date();
-      const [claimed] = await deliveries.claimDue('test-poller', now, 1, 60_000);
+      const [claimed] = await deliveries.claimDue('test-poller', now, 1, 60_000, ENDPOINT_FAIRNESS);
       await deliveries.recordAttempt('test-poller', claimed, now, {
         status: 'pending',
         nextAttemptAt: new Date(now.getTime() + 60_000),

@@ -1,6 +1,6 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { chmod, mkdtemp, rm } from 'node:fs/promises';
+import { chmod, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -9,6 +9,32 @@ import { DashboardClient } from './support/dashboard.js';
 import { freePort, waitUntil } from './support/wait.js';
 
 const run = promisify(execFile);
+
+/**
+ * The local addresses the kernel has listening TCP sockets on for `port` (Linux `/proc/net`),
+ * as `127.0.0.1`, `0.0.0.0`, or a hex IPv6 address.
+ */
+async function listeningAddresses(port: number): Promise<string[]> {
+  const addresses: string[] = [];
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    const lines = (await readFile(table, 'utf8')).trim().split('\n').slice(1);
+    for (const line of lines) {
+      const [, local, , state] = line.trim().split(/\s+/);
+      const [hex, portHex] = local.split(':');
+      if (state === '0A' && parseInt(portHex, 16) === port) {
+        addresses.push(
+          hex.length === 8
+            ? (hex.match(/../g) ?? [])
+                .reverse()
+                .map((byte) => parseInt(byte, 16))
+                .join('.')
+            : hex,
+        );
+      }
+    }
+  }
+  return addresses;
+}
 
 /** The walkthrough as printed: the indented lines under its heading, up to the blank line. */
 function printedWalkthrough(output: string): string {
@@ -28,6 +54,7 @@ describe('Embedded start (npm start)', () => {
   let child: ChildProcess;
   let output = '';
   let apiUrl: string;
+  let ports: { api: number; poller: number };
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'embedded-start-'));
@@ -40,6 +67,7 @@ describe('Embedded start (npm start)', () => {
       await freePort(),
     ];
     apiUrl = `http://127.0.0.1:${port}`;
+    ports = { api: port, poller: pollerPort };
     // A group of its own, like the foreground job of a terminal: Ctrl-C signals the whole group.
     child = spawn(process.execPath, ['dist/apps/embedded/main.js'], {
       detached: true,
@@ -98,6 +126,19 @@ describe('Embedded start (npm start)', () => {
     expect(stdout).toContain('"valid":true');
     expect(stdout).toContain('"livemode":false');
   }, 90_000);
+
+  it('listens on 127.0.0.1 only, as its banner says, since the banner prints secrets', async () => {
+    await waitUntil(
+      'the banner',
+      () => Promise.resolve(output.includes(WALKTHROUGH_HEADING)),
+      30_000,
+      100,
+    );
+    expect(await listeningAddresses(ports.api)).toEqual(['127.0.0.1']);
+    expect(await listeningAddresses(ports.poller)).toEqual(['127.0.0.1']);
+    expect(output).toContain(`API:              http://127.0.0.1:${ports.api}`);
+    expect(output).toContain('Listening on:     127.0.0.1 only');
+  });
 
   it('prints the dashboard address and a demo owner who signs in to the demo organization', async () => {
     const dashboard = /Dashboard: +(\S+)/.exec(output)?.[1];

@@ -1,4 +1,5 @@
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { createPartner, type TestPartner } from './factories/partners.js';
 import { startTestApi, type TestApi } from './support/api.js';
 import { truncateAll } from './support/database.js';
@@ -106,5 +107,26 @@ describe('Unsupported methods', () => {
       Authorization: partner.authorization,
     });
     expect(list.status).toBe(200);
+  });
+
+  it('answers CONNECT with the 405 envelope instead of dropping the connection', async () => {
+    const { port } = new URL(api.url);
+    // Raw bytes: node:http's client would take the answer for a tunnel.
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), '127.0.0.1', () =>
+        socket.write('CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n'),
+      );
+      const chunks: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+      socket.on('end', () => resolve(Buffer.concat(chunks).toString()));
+      socket.on('error', reject);
+    });
+    const [head, body] = raw.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 405 /);
+    expect(head).toMatch(/\r\nX-Request-Id: [0-9a-f-]{36}/i);
+    expect(head).toMatch(/\r\nContent-Type: application\/json/i);
+    expect(JSON.parse(body)).toMatchObject({
+      error: { type: 'validation_error', code: 'method_not_allowed' },
+    });
   });
 });

@@ -143,6 +143,23 @@ describe('Per-IP limits', () => {
     expect(v1.headers['ratelimit-policy']).toBe('120;w=1');
   });
 
+  it('meters /docs and its 1.6 MB script bundle per IP, in a bucket of their own', async () => {
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    const page = await request(api.url).get('/docs').expect(200);
+    // HEAD spares the test the 1.6 MB; it is counted like the GET.
+    const bundle = await request(api.url).head('/docs/assets/swagger-ui-bundle.js').expect(200);
+    const script = await request(api.url).get('/docs/assets/docs.js').expect(200);
+    const remaining = [page, bundle, script].map((r) => Number(r.headers['ratelimit-remaining']));
+    for (const res of [page, bundle, script]) {
+      expect(res.headers['ratelimit-policy']).toBe('120;w=1');
+    }
+    // One bucket for every /docs path, counting down; /v1's is another.
+    expect(remaining[1]).toBeLessThan(remaining[0]);
+    expect(remaining[2]).toBeLessThan(remaining[1]);
+    const v1 = await request(api.url).get('/v1/currencies');
+    expect(Number(v1.headers['ratelimit-remaining'])).toBeGreaterThan(remaining[2]);
+  });
+
   it('throttles failed authentication by IP, not by the key it named', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const bogus = `Bearer pk_live_${'a'.repeat(32)}:sk_live_${'b'.repeat(48)}`;

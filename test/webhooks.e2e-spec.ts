@@ -430,6 +430,9 @@ describe('Webhooks', () => {
       ['IPv6 unspecified', 'https://[::]/h'],
       ['IPv4-mapped loopback', 'https://[::ffff:127.0.0.1]/h'],
       ['IPv4-mapped metadata', 'https://[::ffff:a9fe:a9fe]/h'],
+      ['local-use NAT64 of a private address', 'https://[64:ff9b:1::a00:1]/hook'],
+      ['IPv4-translated private address', 'https://[::ffff:0:a00:1]/hook'],
+      ['a block outside global unicast', 'https://[4000::1]/hook'],
       ['credentials in the URL', 'https://user:pw@93.184.216.34/h'],
     ])('refuses %s with 400 invalid_request on url', async (_case, url) => {
       const res = await request(strict.url)

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
 import { DashboardAccountsService } from '#app/accounts';
@@ -104,16 +105,24 @@ function field(path: string): string {
  * with the test credential, from a quote to a finished swap.
  */
 export function demoBanner(
-  baseUrl: string,
+  host: string,
+  port: number,
   demo: DemoOrganization,
   adminToken: string,
   owner?: { dashboardUrl: string } & DemoOwner,
 ): string {
+  const everywhere = host === '0.0.0.0' || host === '::';
+  // Every interface includes loopback: the walkthrough uses that; otherwise the address itself.
+  const urlHost = everywhere ? '127.0.0.1' : isIP(host) === 6 ? `[${host}]` : host;
+  const baseUrl = `http://${urlHost}:${port}`;
   const json = `-H 'Content-Type: application/json'`;
   return [
     '',
     'Swap Partners API is running (embedded mode).',
     `  API:              ${baseUrl}   (reference: ${baseUrl}/docs)`,
+    everywhere
+      ? `  Listening on:     ${host}, every interface: reachable from your network`
+      : `  Listening on:     ${host} only (set HOST=0.0.0.0 to reach it from other machines)`,
     ...(owner
       ? [
           `  Dashboard:        ${owner.dashboardUrl}`,

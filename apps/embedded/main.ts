@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { isIP } from 'node:net';
 import {
   loadApiConfig,
   loadEmbeddedConfig,
@@ -108,7 +109,7 @@ await runProcess('embedded', async () => {
   const api = await step(async () => {
     await runMigrations(apiConfig.database.url);
     const app = await createApiApp(apiConfig, logger, { shutdownHooks: false });
-    await app.listen(apiConfig.port, '0.0.0.0');
+    await app.listen(apiConfig.port, embedded.host);
     return app;
   });
   if (!api) {
@@ -118,6 +119,7 @@ await runProcess('embedded', async () => {
   const poller = await step(() =>
     startPoller(loadPollerConfig(env, { allowInProcessStores: true }), logger, {
       shutdownHooks: false,
+      host: embedded.host,
     }),
   );
   if (!poller) {
@@ -128,10 +130,16 @@ await runProcess('embedded', async () => {
   const demo = await step(() => ensureDemoOrganization(api));
   if (demo) {
     const owner = await ensureDemoOwner(api, demo.organizationId, embedded.dataDir);
-    // localhost, not 127.0.0.1: passkeys (WebAuthn) need a host name.
-    const dashboardUrl = `${apiConfig.dashboard.publicUrl ?? `http://localhost:${apiConfig.port}`}/partner`;
+    // localhost, not 127.0.0.1: passkeys (WebAuthn) need a host name; it is loopback, which
+    // the api listens on unless HOST names another single address.
+    const dashboardHost = ['127.0.0.1', '::1', '0.0.0.0', '::'].includes(embedded.host)
+      ? 'localhost'
+      : isIP(embedded.host) === 6
+        ? `[${embedded.host}]`
+        : embedded.host;
+    const dashboardUrl = `${apiConfig.dashboard.publicUrl ?? `http://${dashboardHost}:${apiConfig.port}`}/partner`;
     process.stdout.write(
-      demoBanner(`http://127.0.0.1:${apiConfig.port}`, demo, apiConfig.adminToken, {
+      demoBanner(embedded.host, apiConfig.port, demo, apiConfig.adminToken, {
         dashboardUrl,
         ...owner,
       }),

@@ -23,7 +23,7 @@ export interface PollerProcess {
 export async function startPoller(
   config: PollerConfig,
   logger: Pino,
-  options: { shutdownHooks?: boolean } = {},
+  options: { shutdownHooks?: boolean; host?: string } = {},
 ): Promise<PollerProcess> {
   const context = await NestFactory.createApplicationContext(PollerModule.forRoot(config), {
     logger: new PinoNestLogger(logger),
@@ -36,6 +36,7 @@ export async function startPoller(
     config.healthPort,
     context.get(HealthService),
     Registry.merge([context.get(PollMetrics).registry, context.get(WebhookMetrics).registry]),
+    options.host,
   );
   return {
     context,

@@ -30,9 +30,18 @@ export class SignInThrottle {
   }
 
   async recordFailure(email: string, ip: string): Promise<void> {
+    // Every failure counts: no limit refuses a hit here, the block below does the refusing.
     const [account, address] = await this.store.hitMany([
-      { key: `dashboard:signin-fail:account:${accountKey(email)}`, windowMs: SIGN_IN_WINDOW_MS },
-      { key: `dashboard:signin-fail:ip:${ip}`, windowMs: SIGN_IN_WINDOW_MS },
+      {
+        key: `dashboard:signin-fail:account:${accountKey(email)}`,
+        windowMs: SIGN_IN_WINDOW_MS,
+        limit: Number.MAX_SAFE_INTEGER,
+      },
+      {
+        key: `dashboard:signin-fail:ip:${ip}`,
+        windowMs: SIGN_IN_WINDOW_MS,
+        limit: Number.MAX_SAFE_INTEGER,
+      },
     ]);
     const blocks: Promise<void>[] = [];
     if (account.count >= SIGN_IN_FAILURES_PER_ACCOUNT) {

@@ -368,6 +368,8 @@ export function loadDatabaseConfig(env: Env): Pick<DatabaseConfig, 'url'> {
 export interface EmbeddedConfig {
   dataDir: string;
   postgresPort: number;
+  /** `HOST`: the interface the api and the poller's probes listen on; loopback unless set. */
+  host: string;
   /** Values the operator set explicitly; everything else is filled in by the embedded start. */
   databaseUrl: string | undefined;
   providerUrl: string | undefined;
@@ -379,6 +381,9 @@ export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
   return {
     dataDir: reader.optional('DATA_DIR') ?? '.data',
     postgresPort: reader.integer('EMBEDDED_POSTGRES_PORT', 54329, 1, 65535),
+    // The banner prints the admin token and a live credential: reachable from this machine
+    // only, unless the operator says otherwise.
+    host: reader.ipAddress('HOST', '127.0.0.1'),
     databaseUrl: reader.optionalUrl('DATABASE_URL', POSTGRES),
     providerUrl: reader.optionalUrl('PROVIDER_URL', HTTP),
     testProviderUrl: reader.optionalUrl('TEST_PROVIDER_URL', HTTP),

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import { ConfigError } from './config.error.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -50,6 +51,15 @@ export class EnvReader {
     }
     if (!protocols.includes(parsed.protocol.replace(/:$/, ''))) {
       throw new ConfigError(name, `must use ${protocols.join(' or ')}`);
+    }
+    return value;
+  }
+
+  /** An IP address to listen on (`0.0.0.0` or `::` for every interface). */
+  ipAddress(name: string, fallback: string): string {
+    const value = this.optional(name) ?? fallback;
+    if (isIP(value) === 0) {
+      throw new ConfigError(name, 'must be an IP address to listen on, e.g. 127.0.0.1 or 0.0.0.0');
     }
     return value;
   }

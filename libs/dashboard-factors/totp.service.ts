@@ -73,13 +73,16 @@ export class TotpService {
   async beginEnrolment(userId: string, accountName: string): Promise<TotpEnrolment | null> {
     const stored = await this.totp.savePending(
       userId,
-      this.cipher.encrypt(newTotpSecret()),
+      this.cipher.encrypt(newTotpSecret(), { purpose: 'totp', rowId: userId }),
       new Date(this.clock()),
     );
     if (stored.confirmedAt !== null) {
       return null;
     }
-    return this.enrolmentOf(this.cipher.decrypt(stored.secretCiphertext), accountName);
+    return this.enrolmentOf(
+      this.cipher.decrypt(stored.secretCiphertext, { purpose: 'totp', rowId: userId }),
+      accountName,
+    );
   }
 
   /** The enrolment waiting for its first code, shown again (after a wrong code); else null. */
@@ -88,7 +91,10 @@ export class TotpService {
     if (stored === null || stored.confirmedAt !== null) {
       return null;
     }
-    return this.enrolmentOf(this.cipher.decrypt(stored.secretCiphertext), accountName);
+    return this.enrolmentOf(
+      this.cipher.decrypt(stored.secretCiphertext, { purpose: 'totp', rowId: userId }),
+      accountName,
+    );
   }
 
   /**
@@ -103,7 +109,7 @@ export class TotpService {
     }
     const now = this.clock();
     const step = matchTotp(
-      this.cipher.decrypt(stored.secretCiphertext),
+      this.cipher.decrypt(stored.secretCiphertext, { purpose: 'totp', rowId: userId }),
       normalized,
       now,
       stored.lastUsedStep,
@@ -127,7 +133,10 @@ export class TotpService {
     const now = this.clock();
     const code = normalizeTotpCode(input);
     if (code !== null) {
-      const secret = this.cipher.decrypt(stored.secretCiphertext);
+      const secret = this.cipher.decrypt(stored.secretCiphertext, {
+        purpose: 'totp',
+        rowId: userId,
+      });
       const step = matchTotp(secret, code, now, stored.lastUsedStep);
       return step !== null && (await this.totp.claimStep(userId, step, false, new Date(now)))
         ? 'totp'

@@ -13,12 +13,14 @@ export interface MetricsSource {
 
 /**
  * A tiny HTTP server for processes without an HTTP app (the poller): `/health`, `/ready`
- * and, when given, `/metrics` in Prometheus text format.
+ * and, when given, `/metrics` in Prometheus text format; on `host` when given, else on every
+ * interface.
  */
 export async function startProbeServer(
   port: number,
   health: HealthService,
   metrics?: MetricsSource,
+  host?: string,
 ): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
@@ -40,6 +42,8 @@ export async function startProbeServer(
       reply(404, NOT_FOUND);
     }
   });
-  await new Promise<void>((resolve) => server.listen(port, resolve));
+  await new Promise<void>((resolve) =>
+    host === undefined ? server.listen(port, resolve) : server.listen(port, host, resolve),
+  );
   return server;
 }

@@ -16,35 +16,87 @@ function derive(master: Buffer, purpose: string): Buffer {
   return Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), purpose, 32));
 }
 
+function associatedData(binding: SealBinding): Buffer {
+  return Buffer.from(`${binding.purpose}:${binding.rowId}`, 'utf8');
+}
+
+function open(key: Buffer, raw: Buffer, aad: Buffer | null): string {
+  const decipher = createDecipheriv('aes-256-gcm', key, raw.subarray(0, IV_BYTES));
+  if (aad !== null) {
+    decipher.setAAD(aad);
+  }
+  decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
+  return Buffer.concat([
+    decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)),
+    decipher.final(),
+  ]).toString('utf8');
+}
+
+/** What a sealed secret is: its own derived key, so one purpose's ciphertext opens no other. */
+export type SealPurpose = 'credential' | 'webhook' | 'totp';
+
+/** The row a sealed secret belongs to: bound to it as associated data. */
+export interface SealBinding {
+  purpose: SealPurpose;
+  /** The row's immutable key: a credential's public key, a webhook endpoint's id, a user's id. */
+  rowId: string;
+}
+
+/** The prefix of today's sealed secrets; a ciphertext without it is of the former scheme. */
+const SEALED_PREFIX = 'v2.';
+
 /**
- * Partner secrets at rest (docs/decisions.md, "Credentials and their secrets"): AES-256-GCM so they
- * can be revealed again, and an HMAC digest compared in constant time to authenticate. Both keys
- * derive from one master key.
+ * Partner secrets at rest (docs/decisions.md, "Credentials and their secrets" and "One key per
+ * purpose, each secret bound to its row"): AES-256-GCM so they can be revealed again, and an
+ * HMAC digest compared in constant time to authenticate. Every key derives from one master key:
+ * one per purpose (credential secrets, webhook secrets), and each ciphertext carries its row as
+ * associated data, so a ciphertext copied to another row or column of another purpose does not
+ * open.
  */
 export class CredentialCipher {
-  private readonly encryptionKey: Buffer;
+  private readonly sealKeys: Record<SealPurpose, Buffer>;
+  /** The former single key, without associated data: only to re-seal rows written with it. */
+  private readonly formerKey: Buffer;
   private readonly digestKey: Buffer;
 
   constructor(masterKey: Buffer) {
-    this.encryptionKey = derive(masterKey, 'swap-partners/credential-encryption');
+    this.sealKeys = {
+      credential: derive(masterKey, 'swap-partners/credential-secret-seal'),
+      webhook: derive(masterKey, 'swap-partners/webhook-secret-seal'),
+      totp: derive(masterKey, 'swap-partners/totp-secret-seal'),
+    };
+    this.formerKey = derive(masterKey, 'swap-partners/credential-encryption');
     this.digestKey = derive(masterKey, 'swap-partners/credential-digest');
   }
 
-  encrypt(secret: string): string {
+  encrypt(secret: string, binding: SealBinding): string {
     const iv = randomBytes(IV_BYTES);
-    const cipher = createCipheriv('aes-256-gcm', this.encryptionKey, iv);
+    const cipher = createCipheriv('aes-256-gcm', this.sealKeys[binding.purpose], iv);
+    cipher.setAAD(associatedData(binding));
     const ciphertext = Buffer.concat([cipher.update(secret, 'utf8'), cipher.final()]);
-    return Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
+    return SEALED_PREFIX + Buffer.concat([iv, cipher.getAuthTag(), ciphertext]).toString('base64');
   }
 
-  decrypt(sealed: string): string {
-    const raw = Buffer.from(sealed, 'base64');
-    const decipher = createDecipheriv('aes-256-gcm', this.encryptionKey, raw.subarray(0, IV_BYTES));
-    decipher.setAuthTag(raw.subarray(IV_BYTES, IV_BYTES + TAG_BYTES));
-    return Buffer.concat([
-      decipher.update(raw.subarray(IV_BYTES + TAG_BYTES)),
-      decipher.final(),
-    ]).toString('utf8');
+  /** Opens a secret sealed for `binding`; throws for any other row, purpose or tampering. */
+  decrypt(sealed: string, binding: SealBinding): string {
+    if (!sealed.startsWith(SEALED_PREFIX)) {
+      throw new Error('sealed secret of the former scheme: re-seal it first');
+    }
+    return open(
+      this.sealKeys[binding.purpose],
+      Buffer.from(sealed.slice(SEALED_PREFIX.length), 'base64'),
+      associatedData(binding),
+    );
+  }
+
+  /** Whether `sealed` is of the former scheme (one key, no row bound) and needs re-sealing. */
+  isFormer(sealed: string): boolean {
+    return !sealed.startsWith(SEALED_PREFIX);
+  }
+
+  /** Re-seals a secret of the former scheme for its row. */
+  reseal(former: string, binding: SealBinding): string {
+    return this.encrypt(open(this.formerKey, Buffer.from(former, 'base64'), null), binding);
   }
 
   digest(secret: string): string {
@@ -57,6 +109,26 @@ export class CredentialCipher {
     const wellFormed = DIGEST_PATTERN.test(expectedDigest);
     const expected = wellFormed ? Buffer.from(expectedDigest, 'hex') : Buffer.alloc(actual.length);
     return timingSafeEqual(actual, expected) && wellFormed;
+  }
+}
+
+/** What re-sealing a table's former secrets did. */
+export interface ResealCount {
+  resealed: number;
+  /** Rows whose secret does not open with this master key: left as they are. */
+  unreadable: number;
+}
+
+/** `former` re-sealed for `binding`, or null when it does not open with this master key. */
+export function resealOrNull(
+  cipher: CredentialCipher,
+  former: string,
+  binding: SealBinding,
+): string | null {
+  try {
+    return cipher.reseal(former, binding);
+  } catch {
+    return null;
   }
 }
 

@@ -3,6 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, IsNull, Repository } from 'typeorm';
 import type { OwnerScope } from '#app/domain';
 import { CredentialEntity, PreparedReads } from '#app/persistence';
+import { resealOrNull, type CredentialCipher, type ResealCount } from './credential.cipher.js';
 import type { AuthenticatedPartner } from './partner.js';
 
 /** An active credential and the organization state authentication needs. */
@@ -38,9 +39,39 @@ export class CredentialsRepository {
 
   constructor(
     @InjectRepository(CredentialEntity) private readonly repository: Repository<CredentialEntity>,
-    @InjectDataSource() dataSource: DataSource,
+    @InjectDataSource() private readonly dataSource: DataSource,
   ) {
     this.prepared = new PreparedReads(dataSource);
+  }
+
+  /**
+   * Re-seals every secret still sealed the former way (one key, no row bound) for its row, in
+   * one transaction; processes starting together take turns. A secret that does not open (not
+   * sealed with this master key) is left as it is and counted apart.
+   */
+  async resealFormer(cipher: CredentialCipher): Promise<ResealCount> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('reseal:credentials'))`);
+      const rows = await manager.query<{ public_key: string; secret_ciphertext: string }[]>(
+        `SELECT public_key, secret_ciphertext FROM credentials
+          WHERE secret_ciphertext NOT LIKE 'v2.%' FOR UPDATE`,
+      );
+      const count = { resealed: 0, unreadable: 0 };
+      for (const row of rows) {
+        const binding = { purpose: 'credential', rowId: row.public_key } as const;
+        const resealed = resealOrNull(cipher, row.secret_ciphertext, binding);
+        if (resealed === null) {
+          count.unreadable += 1;
+          continue;
+        }
+        await manager.query(`UPDATE credentials SET secret_ciphertext = $2 WHERE public_key = $1`, [
+          row.public_key,
+          resealed,
+        ]);
+        count.resealed += 1;
+      }
+      return count;
+    });
   }
 
   create(credential: NewCredential): Promise<CredentialEntity> {

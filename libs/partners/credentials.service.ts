@@ -129,7 +129,13 @@ export class CredentialsService {
     }
     await this.record(actor, 'credential.revealed', publicKey, owner);
     this.logger.log({ orgId: owner.organizationId, publicKey, actor }, 'credential revealed');
-    return { credential: summary, secret: this.cipher.decrypt(credential.secretCiphertext) };
+    return {
+      credential: summary,
+      secret: this.cipher.decrypt(credential.secretCiphertext, {
+        purpose: 'credential',
+        rowId: credential.publicKey,
+      }),
+    };
   }
 
   /**
@@ -194,12 +200,13 @@ export class CredentialsService {
   ): Promise<{ entity: CredentialEntity; secret: string }> {
     const mode = owner.livemode ? 'live' : 'test';
     const secret = newSecret(mode);
+    const publicKey = newPublicKey(mode);
     const entity = await save({
       organizationId: owner.organizationId,
       mode,
       name,
-      publicKey: newPublicKey(mode),
-      secretCiphertext: this.cipher.encrypt(secret),
+      publicKey,
+      secretCiphertext: this.cipher.encrypt(secret, { purpose: 'credential', rowId: publicKey }),
       secretDigest: this.cipher.digest(secret),
     });
     return { entity, secret };

@@ -106,11 +106,12 @@ export class OrganizationsService {
   ): Promise<IssuedCredential> {
     await this.get(organizationId);
     const secret = newSecret(mode);
+    const publicKey = newPublicKey(mode);
     const credential = await this.credentials.create({
       organizationId,
       mode,
-      publicKey: newPublicKey(mode),
-      secretCiphertext: this.cipher.encrypt(secret),
+      publicKey,
+      secretCiphertext: this.cipher.encrypt(secret, { purpose: 'credential', rowId: publicKey }),
       secretDigest: this.cipher.digest(secret),
     });
     await this.audit.record({
@@ -140,7 +141,13 @@ export class OrganizationsService {
       targetId: publicKey,
       details: { organizationId: credential.organizationId },
     });
-    return { publicKey, secret: this.cipher.decrypt(credential.secretCiphertext) };
+    return {
+      publicKey,
+      secret: this.cipher.decrypt(credential.secretCiphertext, {
+        purpose: 'credential',
+        rowId: credential.publicKey,
+      }),
+    };
   }
 
   async revokeCredential(publicKey: string, actor: string): Promise<CredentialEntity> {

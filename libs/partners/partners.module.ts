@@ -4,6 +4,7 @@ import { AuditLogEntryEntity, CredentialEntity, OrganizationEntity } from '#app/
 import { AuditLogRepository } from './audit-log.repository.js';
 import { CredentialAuthenticator } from './credential.authenticator.js';
 import { CredentialCipher } from './credential.cipher.js';
+import { CredentialSecretsResealer } from './credential-secrets.resealer.js';
 import { CredentialsRepository } from './credentials.repository.js';
 import { CredentialsService } from './credentials.service.js';
 import { OrganizationsRepository } from './organizations.repository.js';
@@ -27,6 +28,7 @@ export class PartnersModule {
         CredentialAuthenticator,
         OrganizationsService,
         CredentialsService,
+        CredentialSecretsResealer,
       ],
       exports: [
         CredentialsService,

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import type { ThrottlerStorage } from '@nestjs/throttler';
 import { MemoryStore, type WindowHit } from '#app/redis';
 import { SharedThrottlerStorage } from './throttler.storage.js';
@@ -52,6 +53,31 @@ describe(SharedThrottlerStorage.name, () => {
     expect(third).toMatchObject({ totalHits: 3, isBlocked: true });
     expect(third.timeToBlockExpire).toBeGreaterThanOrEqual(1);
     expect(third.timeToBlockExpire).toBeLessThanOrEqual(60);
+  });
+
+  it('admits the limit each second to a client retrying at 1.5 times the limit', async () => {
+    jest.useFakeTimers({ now: 1_000_000, doNotFake: ['nextTick', 'setImmediate'] });
+    try {
+      const hit = { key: 'credential:retrying', ttlMs: 1000, limit: 30 };
+      const admittedPerSecond = new Map<number, number>();
+      for (let t = 0; t < 6000; t += 1000 / 45) {
+        jest.setSystemTime(1_000_000 + Math.round(t));
+        const [record] = await sut.incrementMany([hit]);
+        const second = Math.floor(t / 1000);
+        admittedPerSecond.set(
+          second,
+          (admittedPerSecond.get(second) ?? 0) + Number(!record.isBlocked),
+        );
+      }
+      for (const [second, admitted] of admittedPerSecond) {
+        expect({ second, admitted: admitted >= 25 && admitted <= 30 }).toEqual({
+          second,
+          admitted: true,
+        });
+      }
+    } finally {
+      jest.useRealTimers();
+    }
   });
 
   it('keeps limiting with per-process counters while the store is down', async () => {

@@ -21,9 +21,11 @@ const FALLBACK_LOG_INTERVAL_MS = 60_000;
 
 /**
  * `@nestjs/throttler` storage over the shared store: sliding-window counters on the Redis clock, so
- * every replica shares a limit, and all of one request's limits counted in one script call. When
- * the store fails, limits fall back to this process's own counters (docs/decisions.md, "Rate limits
- * on @nestjs/throttler").
+ * every replica shares a limit, and all of one request's limits counted in one script call. A
+ * request is counted only when every limit admits it: refused requests spend nothing, so a
+ * client retrying past a limit gets the limit's worth through, not nothing. When the store fails,
+ * limits fall back to this process's own counters (docs/decisions.md, "Rate limits on
+ * @nestjs/throttler").
  */
 export class SharedThrottlerStorage implements ThrottlerStorage {
   private readonly logger = new Logger(SharedThrottlerStorage.name);
@@ -42,7 +44,9 @@ export class SharedThrottlerStorage implements ThrottlerStorage {
     if (hits.length === 0) {
       return [];
     }
-    const counts = await this.count(hits.map((h) => ({ key: `rl:${h.key}`, windowMs: h.ttlMs })));
+    const counts = await this.count(
+      hits.map((h) => ({ key: `rl:${h.key}`, windowMs: h.ttlMs, limit: h.limit })),
+    );
     return hits.map((hit, i) => {
       const secondsToExpire = Math.max(1, Math.ceil(counts[i].resetMs / 1000));
       const isBlocked = counts[i].count > hit.limit;

@@ -1,15 +1,20 @@
 import { jest } from '@jest/globals';
-import { MemoryStore, type KeyValueStore, type SlotReservation } from '#app/redis';
+import {
+  MemoryStore,
+  type KeyValueStore,
+  type SlotOptions,
+  type SlotReservation,
+} from '#app/redis';
 import { UpstreamBudget } from './upstream-budget.js';
 import type { UpstreamSlotsRepository } from './upstream-slots.repository.js';
 
 /** The shared store, able to fail like a Redis that is down. */
 class FlakyStore extends MemoryStore {
   down = false;
-  override reserveSlot(key: string, spacingMs: number, maxWaitMs: number) {
+  override reserveSlot(key: string, spacingMs: number, maxWaitMs: number, options?: SlotOptions) {
     return this.down
       ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'))
-      : super.reserveSlot(key, spacingMs, maxWaitMs);
+      : super.reserveSlot(key, spacingMs, maxWaitMs, options);
   }
 }
 
@@ -18,11 +23,22 @@ class FakeSlots {
   readonly coordinator = new MemoryStore();
   reservations = 0;
   down = false;
-  reserve(key: string, spacingMs: number, maxWaitMs: number): Promise<SlotReservation> {
+  reserve(
+    key: string,
+    spacingMs: number,
+    maxWaitMs: number,
+    notBeforeMs = 0,
+  ): Promise<SlotReservation> {
     this.reservations += 1;
     return this.down
       ? Promise.reject(new Error('Connection terminated'))
-      : this.coordinator.reserveSlot(key, spacingMs, maxWaitMs);
+      : this.coordinator.reserveSlot(key, spacingMs, maxWaitMs, { notBeforeMs });
+  }
+  async horizon(key: string): Promise<number> {
+    if (this.down) {
+      throw new Error('Connection terminated');
+    }
+    return Math.max(0, Number((await this.coordinator.get(key)) ?? '0') - Date.now());
   }
 }
 
@@ -122,6 +138,48 @@ describe(UpstreamBudget.name, () => {
     const times = await grantTimes(12);
     expect(slots.reservations).toBeGreaterThanOrEqual(12);
     expect(withinCap(times)).toBe(true);
+  });
+
+  it('holds the cap through the seconds the store goes down and comes back', async () => {
+    const times: number[] = [];
+    const until = performance.now() + 4000;
+    const caller = async () => {
+      while (performance.now() < until) {
+        await sut.acquire('partner').then(
+          () => times.push(performance.now()),
+          () => new Promise((resolve) => setTimeout(resolve, 20)),
+        );
+      }
+    };
+    const switches = (async () => {
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      store.down = true;
+      await new Promise((resolve) => setTimeout(resolve, 1300));
+      store.down = false;
+    })();
+    await Promise.all([...Array.from({ length: 12 }, caller), switches]);
+    expect(slots.reservations).toBeGreaterThan(0);
+    const sorted = [...times].sort((a, b) => a - b);
+    const worst = Math.max(
+      ...sorted.map((at) => sorted.filter((t) => t >= at && t - at < 1000).length),
+    );
+    expect({ worst, withinCap: withinCap(times) }).toEqual({ worst, withinCap: true });
+    // Still served, not starved: the pause at each switch is about 2.6 s at most.
+    expect(times.length).toBeGreaterThanOrEqual(15);
+  }, 20_000);
+
+  it("shares one organization's held slots across replicas through the store", async () => {
+    const other = budget();
+    const burst = Promise.allSettled(
+      Array.from({ length: 20 }, (_, i) => (i % 2 ? sut : other).acquire('partner', 'org-a')),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
+    await other.acquire('partner', 'org-b');
+    const waitedMs = performance.now() - started;
+    await burst;
+    // Org A holds at most three slots ahead of org B's call, whichever replica asked.
+    expect(waitedMs).toBeLessThan(4 * 110 + 100);
   });
 
   it('falls back to a local share only when Postgres is down too', async () => {

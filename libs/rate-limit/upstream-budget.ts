@@ -25,6 +25,12 @@ const LOCAL_SHARE_DIVISOR = 2;
  * its call would land right before the next slot's and bunch a second above the cap.
  */
 const LATE_TOLERANCE_MS = 40;
+/**
+ * The furthest ahead any coordinator grants a slot: a partner waits at most 2.5 s for one. When
+ * this process switches coordinator, its first reservation on the new one starts no sooner:
+ * slots the old one granted (to any replica) may still be due until then.
+ */
+const GRANT_HORIZON_MS = PARTNER_MAX_GATE_WAIT_MS + SPACING_MS;
 const BACKGROUND_MAX_POLL_MS = 500;
 const BACKGROUND_JITTER_MS = 10;
 const BACKGROUND_MAX_WAIT_MS = 30_000;
@@ -44,6 +50,8 @@ export class UpstreamBudget {
   private readonly local = new MemoryStore();
   private readonly held = new HeldSlots();
   private lastFallbackLog = 0;
+  /** The coordinator of this process's last reservation; none before the first. */
+  private coordinator: Coordinator | null = null;
 
   /** @param name the budget's own keys (`live`, `test`): budgets never spend each other's slots. */
   constructor(
@@ -81,12 +89,18 @@ export class UpstreamBudget {
         `upstream:${this.name}`,
         SPACING_MS,
         Math.max(0, deadline - now),
+        organizationId,
       ).catch((error: unknown) => {
         held?.release();
         throw error;
       });
       if (!slot.granted) {
         held?.release();
+        if (slot.shareFull && now < deadline) {
+          // The organization holds its share across replicas: wait for one of those to start.
+          await sleep(Math.max(1, Math.min(slot.waitMs, HELD_POLL_MS)));
+          continue;
+        }
         throw limitReached(slot.waitMs);
       }
       const due = now + slot.waitMs;
@@ -119,22 +133,56 @@ export class UpstreamBudget {
     }
   }
 
+  /**
+   * One slot from the first coordinator that answers: the store, then Postgres, then this
+   * process's share. The store also keeps the organization's share across replicas. On a switch
+   * the new coordinator is first told how far ahead the old one may have granted slots: from the
+   * store, at most `GRANT_HORIZON_MS`; from Postgres, its own horizon, read on the way back.
+   */
   private async reserve(
     key: string,
     spacingMs: number,
     maxWaitMs: number,
+    organizationId?: string,
   ): Promise<SlotReservation> {
     try {
-      return await this.store.reserveSlot(key, spacingMs, maxWaitMs);
+      const notBeforeMs = await this.horizonOutside('store', key);
+      const slot = await this.store.reserveSlot(key, spacingMs, maxWaitMs, {
+        notBeforeMs,
+        share:
+          organizationId === undefined
+            ? undefined
+            : { key: `${key}:held:${organizationId}`, max: SLOTS_HELD_PER_ORGANIZATION },
+      });
+      this.coordinator = 'store';
+      return slot;
     } catch (error: unknown) {
       this.fellBack('postgres', error);
     }
     try {
-      return await this.slots.reserve(key, spacingMs, maxWaitMs);
+      const notBeforeMs = await this.horizonOutside('postgres', key);
+      const slot = await this.slots.reserve(key, spacingMs, maxWaitMs, notBeforeMs);
+      this.coordinator = 'postgres';
+      return slot;
     } catch (error: unknown) {
       this.fellBack('local', error);
     }
-    return this.local.reserveSlot(key, spacingMs * LOCAL_SHARE_DIVISOR, maxWaitMs);
+    const notBeforeMs = await this.horizonOutside('local', key);
+    this.coordinator = 'local';
+    return this.local.reserveSlot(key, spacingMs * LOCAL_SHARE_DIVISOR, maxWaitMs, {
+      notBeforeMs,
+    });
+  }
+
+  /** How far ahead slots granted by the coordinator before `next` may start (0: no switch). */
+  private async horizonOutside(next: Coordinator, key: string): Promise<number> {
+    if (this.coordinator === null || this.coordinator === next) {
+      return 0;
+    }
+    if (this.coordinator === 'postgres') {
+      return this.slots.horizon(key).catch(() => GRANT_HORIZON_MS);
+    }
+    return GRANT_HORIZON_MS;
   }
 
   private fellBack(to: Exclude<Coordinator, 'store'>, error: unknown): void {

@@ -14,7 +14,16 @@ export class UpstreamSlotsRepository {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  async reserve(key: string, spacingMs: number, maxWaitMs: number): Promise<SlotReservation> {
+  /**
+   * One slot, as the store's `reserveSlot`, starting no sooner than `notBeforeMs` from now (the
+   * floor is kept even when the slot is refused).
+   */
+  async reserve(
+    key: string,
+    spacingMs: number,
+    maxWaitMs: number,
+    notBeforeMs = 0,
+  ): Promise<SlotReservation> {
     if (!this.seeded.has(key)) {
       await this.dataSource.query(
         `INSERT INTO upstream_slots (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`,
@@ -24,20 +33,33 @@ export class UpstreamSlotsRepository {
     }
     const [row] = await this.dataSource.query<{ granted: boolean; wait_ms: string }[]>(
       `WITH cur AS (
-         SELECT GREATEST(tat, clock_timestamp()) AS start, clock_timestamp() AS now
+         SELECT GREATEST(tat, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond')
+                  AS start,
+                clock_timestamp() AS now
            FROM upstream_slots WHERE name = $1 FOR UPDATE
        ),
        taken AS (
-         UPDATE upstream_slots SET tat = cur.start + $2 * interval '1 millisecond'
+         UPDATE upstream_slots
+            SET tat = CASE WHEN cur.start <= cur.now + $3 * interval '1 millisecond'
+                           THEN cur.start + $2 * interval '1 millisecond' ELSE cur.start END
            FROM cur
-          WHERE name = $1 AND cur.start <= cur.now + $3 * interval '1 millisecond'
-         RETURNING 1
+          WHERE name = $1
+         RETURNING cur.start <= cur.now + $3 * interval '1 millisecond' AS granted
        )
-       SELECT EXISTS (SELECT 1 FROM taken) AS granted,
-              EXTRACT(EPOCH FROM cur.start - cur.now) * 1000 AS wait_ms
-         FROM cur`,
-      [key, spacingMs, maxWaitMs],
+       SELECT taken.granted, EXTRACT(EPOCH FROM cur.start - cur.now) * 1000 AS wait_ms
+         FROM cur, taken`,
+      [key, spacingMs, maxWaitMs, notBeforeMs],
     );
     return { granted: row.granted, waitMs: Math.ceil(Number(row.wait_ms)) };
+  }
+
+  /** How far ahead of now the last slot granted here starts (0 when none is ahead). */
+  async horizon(key: string): Promise<number> {
+    const rows = await this.dataSource.query<{ ahead_ms: string }[]>(
+      `SELECT GREATEST(0, EXTRACT(EPOCH FROM tat - clock_timestamp()) * 1000) AS ahead_ms
+         FROM upstream_slots WHERE name = $1`,
+      [key],
+    );
+    return rows.length === 0 ? 0 : Math.ceil(Number(rows[0].ahead_ms));
   }
 }

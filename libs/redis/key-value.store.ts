@@ -1,14 +1,16 @@
-/** Result of counting one hit in a fixed window. */
+/** Result of asking one sliding window to admit a hit. */
 export interface WindowCount {
+  /** The window's count with this hit: over the limit means refused, and then not counted. */
   count: number;
   /** Milliseconds until the window resets. */
   resetMs: number;
 }
 
-/** One counter to bump: its key and the length of its window. */
+/** One counter to bump: its key, the length of its window and how many hits it admits. */
 export interface WindowHit {
   key: string;
   windowMs: number;
+  limit: number;
 }
 
 export type StoreHealth = 'up' | 'down' | 'in_process';
@@ -16,8 +18,27 @@ export type StoreHealth = 'up' | 'down' | 'in_process';
 /** The answer to a request for one evenly spaced slot. */
 export interface SlotReservation {
   granted: boolean;
-  /** How long until the slot (granted) or the next free slot (refused) starts. */
+  /**
+   * How long until the slot (granted), the next free slot (refused), or the first of the share's
+   * held slots to start (refused because the share is full).
+   */
   waitMs: number;
+  /** Refused because the share already holds its most slots ahead. */
+  shareFull?: boolean;
+}
+
+/** What else a slot reservation honours. */
+export interface SlotOptions {
+  /**
+   * No slot starts sooner than this many ms from now: slots another coordinator granted may
+   * still be ahead. Kept even when the reservation is refused.
+   */
+  notBeforeMs?: number;
+  /**
+   * A share of the slots (one organization's): at most `max` of its granted slots may be waiting
+   * to start at once, counted across every process that shares the store.
+   */
+  share?: { key: string; max: number };
 }
 
 /**
@@ -30,14 +51,23 @@ export interface KeyValueStore {
   get(key: string): Promise<string | null>;
   set(key: string, value: string, ttlMs: number): Promise<void>;
   del(key: string): Promise<void>;
-  /** Counts one hit against each key in its own sliding window, atomically, in one round trip. */
+  /**
+   * Admits one hit against every key, each in its own sliding window, atomically, in one round
+   * trip: counted in all when every window has room for it, in none otherwise. A refused hit is
+   * not counted, so a client that keeps retrying past a limit still gets the limit's worth.
+   */
   hitMany(entries: readonly WindowHit[]): Promise<WindowCount[]>;
   /**
    * GCRA on the store's clock: slots `spacingMs` apart, so no window of any length holds more
    * than its share. Takes the next free slot when it starts within `maxWaitMs` (0: only one that
    * is free now); the caller waits `waitMs` before using it.
    */
-  reserveSlot(key: string, spacingMs: number, maxWaitMs: number): Promise<SlotReservation>;
+  reserveSlot(
+    key: string,
+    spacingMs: number,
+    maxWaitMs: number,
+    options?: SlotOptions,
+  ): Promise<SlotReservation>;
   publish(channel: string, message: string): Promise<void>;
   subscribe(channel: string, handler: (message: string) => void): Promise<void>;
   health(timeoutMs: number): Promise<StoreHealth>;

@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
 import {
   KeyValueStore,
+  SlotOptions,
   SlotReservation,
   StoreHealth,
   WindowCount,
@@ -17,6 +18,8 @@ export class MemoryStore implements KeyValueStore {
   readonly kind = 'memory' as const;
   private readonly entries = new Map<string, Entry>();
   private readonly bus = new EventEmitter();
+  /** Start times of each share's granted slots (`reserveSlot`), pruned as they pass. */
+  private readonly shares = new Map<string, number[]>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor() {
@@ -38,34 +41,69 @@ export class MemoryStore implements KeyValueStore {
     return Promise.resolve();
   }
 
-  /** The same sliding window as the Redis script. */
+  /** The same sliding windows as the Redis script: counted in all or, when refused, in none. */
   hitMany(entries: readonly WindowHit[]): Promise<WindowCount[]> {
-    return Promise.resolve(entries.map((e) => this.hit(e.key, e.windowMs)));
+    const now = Date.now();
+    const added = new Map<string, number>();
+    const windows = entries.map((e) => {
+      const index = Math.floor(now / e.windowMs);
+      const elapsed = now - index * e.windowMs;
+      const bucket = `${e.key}:${index}`;
+      // A key named twice in one call counts twice, as the script's sequential reads do.
+      added.set(bucket, (added.get(bucket) ?? 0) + 1);
+      const current = Number(this.live(bucket)?.value ?? '0') + added.get(bucket)!;
+      const previous = Number(this.live(`${e.key}:${index - 1}`)?.value ?? '0');
+      return {
+        bucket,
+        expiresAt: (index + 2) * e.windowMs,
+        count: Math.ceil((previous * (e.windowMs - elapsed)) / e.windowMs) + current,
+        limit: e.limit,
+        resetMs: e.windowMs - elapsed,
+      };
+    });
+    if (windows.every((w) => w.count <= w.limit)) {
+      for (const w of windows) {
+        const value = Number(this.live(w.bucket)?.value ?? '0') + 1;
+        this.entries.set(w.bucket, { value: String(value), expiresAt: w.expiresAt });
+      }
+    }
+    return Promise.resolve(windows.map((w) => ({ count: w.count, resetMs: w.resetMs })));
   }
 
-  private hit(key: string, windowMs: number): WindowCount {
+  /** The same GCRA, floor and share as the Redis script, on this process's clock. */
+  reserveSlot(
+    key: string,
+    spacingMs: number,
+    maxWaitMs: number,
+    options: SlotOptions = {},
+  ): Promise<SlotReservation> {
     const now = Date.now();
-    const index = Math.floor(now / windowMs);
-    const elapsed = now - index * windowMs;
-    const currentKey = `${key}:${index}`;
-    const entry = this.live(currentKey) ?? { value: '0', expiresAt: (index + 2) * windowMs };
-    entry.value = String(Number(entry.value) + 1);
-    this.entries.set(currentKey, entry);
-    const previous = Number(this.live(`${key}:${index - 1}`)?.value ?? '0');
-    const weighted = Math.ceil((previous * (windowMs - elapsed)) / windowMs) + Number(entry.value);
-    return { count: weighted, resetMs: windowMs - elapsed };
-  }
-
-  /** The same GCRA as the Redis script, on this process's clock. */
-  reserveSlot(key: string, spacingMs: number, maxWaitMs: number): Promise<SlotReservation> {
-    const now = Date.now();
-    const tat = Math.max(Number(this.live(key)?.value ?? '0'), now);
+    const share = options.share;
+    const held = share ? (this.shares.get(share.key) ?? []).filter((due) => due > now) : [];
+    if (share) {
+      this.shares.set(share.key, held);
+      if (held.length >= share.max) {
+        return Promise.resolve({
+          granted: false,
+          waitMs: Math.min(...held) - now,
+          shareFull: true,
+        });
+      }
+    }
+    const stored = Number(this.live(key)?.value ?? '0');
+    const tat = Math.max(stored, now, now + (options.notBeforeMs ?? 0));
     const waitMs = tat - now;
     if (waitMs > maxWaitMs) {
-      return Promise.resolve({ granted: false, waitMs });
+      if (tat > stored) {
+        this.entries.set(key, { value: String(tat), expiresAt: tat + 60_000 });
+      }
+      return Promise.resolve({ granted: false, waitMs, shareFull: false });
     }
     this.entries.set(key, { value: String(tat + spacingMs), expiresAt: tat + spacingMs + 60_000 });
-    return Promise.resolve({ granted: true, waitMs });
+    if (share) {
+      held.push(tat);
+    }
+    return Promise.resolve({ granted: true, waitMs, shareFull: false });
   }
 
   publish(channel: string, message: string): Promise<void> {
@@ -99,6 +137,11 @@ export class MemoryStore implements KeyValueStore {
 
   private sweep(): void {
     const now = Date.now();
+    for (const [key, held] of this.shares) {
+      if (held.every((due) => due <= now)) {
+        this.shares.delete(key);
+      }
+    }
     for (const [key, entry] of this.entries) {
       if (entry.expiresAt <= now) {
         this.entries.delete(key);

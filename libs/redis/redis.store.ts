@@ -3,6 +3,7 @@ import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import {
   KeyValueStore,
+  SlotOptions,
   SlotReservation,
   StoreHealth,
   WindowCount,
@@ -10,36 +11,66 @@ import {
 } from './key-value.store.js';
 
 /**
- * Sliding-window counters on the server clock, one per key (window lengths in ARGV): this
- * window's hits plus the previous window's, weighted by how much of it still overlaps. Returns
- * [count, ms until this window ends] per key.
+ * Sliding-window counters on the server clock, one per key (window length and limit in ARGV):
+ * this window's hits plus the previous window's, weighted by how much of it still overlaps.
+ * The hit is counted in every window when each has room for it, in none otherwise (a refused
+ * hit is not counted). Returns [count with this hit, ms until this window ends] per key.
  */
 const HIT_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
 local out = {}
+local buckets = {}
+local added = {}
+local admit = true
 for i, key in ipairs(KEYS) do
-  local w = tonumber(ARGV[i])
+  local w = tonumber(ARGV[2 * i - 1])
   local index = math.floor(now / w)
   local elapsed = now - index * w
-  local current = redis.call('INCR', key .. ':' .. index)
-  if current == 1 then redis.call('PEXPIRE', key .. ':' .. index, w * 2) end
+  local bucket = key .. ':' .. index
+  buckets[i] = {bucket, w}
+  added[bucket] = (added[bucket] or 0) + 1
+  local current = tonumber(redis.call('GET', bucket) or '0') + added[bucket]
   local previous = tonumber(redis.call('GET', key .. ':' .. (index - 1)) or '0')
   out[2 * i - 1] = math.ceil(previous * (w - elapsed) / w) + current
   out[2 * i] = w - elapsed
+  if out[2 * i - 1] > tonumber(ARGV[2 * i]) then admit = false end
+end
+if admit then
+  for i, bucket in ipairs(buckets) do
+    if redis.call('INCR', bucket[1]) == 1 then redis.call('PEXPIRE', bucket[1], bucket[2] * 2) end
+  end
 end
 return out`;
 
-/** GCRA (see `KeyValueStore.reserveSlot`): returns {granted, waitMs}. */
+/**
+ * GCRA (see `KeyValueStore.reserveSlot`), with a floor (ARGV[3] ms from now) and, with a second
+ * key, a share: the sorted set of that share's slots still to start, at most ARGV[4] of them.
+ * Returns {granted, waitMs, shareFull}.
+ */
 const RESERVE_SCRIPT = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
-if tat < now then tat = now end
+if KEYS[2] then
+  redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+  if redis.call('ZCARD', KEYS[2]) >= tonumber(ARGV[4]) then
+    local first = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
+    return {0, tonumber(first[2]) - now, 1}
+  end
+end
+local stored = tonumber(redis.call('GET', KEYS[1]) or '0')
+local tat = math.max(stored, now, now + tonumber(ARGV[3]))
 local wait = tat - now
-if wait > tonumber(ARGV[2]) then return {0, wait} end
+if wait > tonumber(ARGV[2]) then
+  if tat > stored then redis.call('SET', KEYS[1], tat, 'PX', 60000) end
+  return {0, wait, 0}
+end
 redis.call('SET', KEYS[1], tat + tonumber(ARGV[1]), 'PX', 60000)
-return {1, wait}`;
+if KEYS[2] then
+  redis.call('ZADD', KEYS[2], tat, string.format('%.0f', tat))
+  redis.call('PEXPIRE', KEYS[2], wait + 60000)
+end
+return {1, wait, 0}`;
 
 function connect(url: string, keyPrefix: string, name: string): Redis {
   return new Redis(url, {
@@ -91,18 +122,23 @@ export class RedisStore implements KeyValueStore {
     const flat = (await this.script(
       HIT_SCRIPT,
       entries.map((e) => e.key),
-      entries.map((e) => e.windowMs),
+      entries.flatMap((e) => [e.windowMs, e.limit]),
     )) as number[];
     return entries.map((_, i) => ({ count: flat[2 * i], resetMs: flat[2 * i + 1] }));
   }
 
-  async reserveSlot(key: string, spacingMs: number, maxWaitMs: number): Promise<SlotReservation> {
-    const [granted, waitMs] = (await this.script(
+  async reserveSlot(
+    key: string,
+    spacingMs: number,
+    maxWaitMs: number,
+    options: SlotOptions = {},
+  ): Promise<SlotReservation> {
+    const [granted, waitMs, shareFull] = (await this.script(
       RESERVE_SCRIPT,
-      [key],
-      [spacingMs, maxWaitMs],
-    )) as [number, number];
-    return { granted: granted === 1, waitMs };
+      options.share ? [key, options.share.key] : [key],
+      [spacingMs, maxWaitMs, options.notBeforeMs ?? 0, options.share?.max ?? 0],
+    )) as [number, number, number];
+    return { granted: granted === 1, waitMs, shareFull: shareFull === 1 };
   }
 
   /**

@@ -12,12 +12,21 @@ export interface ClaimedDelivery {
   attempts: number;
   createdAt: Date;
   endpointId: string;
+  organizationId: string;
   url: string;
   livemode: boolean;
   secretCiphertext: string;
   previousSecretCiphertext: string | null;
   previousSecretExpiresAt: Date | null;
   event: PartnerEvent;
+}
+
+/** How evenly a claim shares the sending slots between endpoints. */
+export interface ClaimFairness {
+  /** Sends in flight at once to one endpoint, across every poller. */
+  perEndpoint: number;
+  /** Timeouts in a row after which an endpoint gets one send at a time (a probe). */
+  probeAfterTimeouts: number;
 }
 
 /** One attempt as a partner sees it under `/deliveries`. */
@@ -91,6 +100,7 @@ interface ClaimRow {
   attempts: number;
   created_at: Date;
   endpoint_id: string;
+  organization_id: string;
   url: string;
   livemode: boolean;
   secret_ciphertext: string;
@@ -130,7 +140,12 @@ export class WebhookDeliveriesRepository {
   }
 
   /**
-   * Leases up to `limit` due deliveries of enabled endpoints for `leaseMs`, oldest due first.
+   * Leases up to `limit` due deliveries for `leaseMs`, fairly: each enabled endpoint whose
+   * circuit is closed gets at most `fairness.perEndpoint` sends in flight across every poller
+   * (one, a probe, once it has timed out `fairness.probeAfterTimeouts` times in a row), and the
+   * batch takes turns, round-robin, between organizations and, within one, between its
+   * endpoints, oldest due first within a turn. So a receiver that hangs holds a few slots, never
+   * the whole batch, and a backlog of one partner never stands in front of another's new event.
    * Rows another poller is claiming are skipped; an expired lease is claimed again.
    */
   async claimDue(
@@ -138,14 +153,42 @@ export class WebhookDeliveriesRepository {
     now: Date,
     limit: number,
     leaseMs: number,
+    fairness: ClaimFairness,
   ): Promise<ClaimedDelivery[]> {
     const rows = await this.dataSource.query<[ClaimRow[], number] | ClaimRow[]>(
-      `WITH due AS (
-         SELECT d.id FROM webhook_deliveries d
-          WHERE d.status = 'pending' AND d.next_attempt_at <= $2
-            AND (d.lease_expires_at IS NULL OR d.lease_expires_at < $2)
-            AND EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.id = d.endpoint_id AND w.enabled)
-          ORDER BY d.next_attempt_at
+      `WITH open_endpoints AS (
+         SELECT w.id, w.organization_id,
+                (CASE WHEN w.timeouts_in_row >= $5 THEN 1 ELSE $6 END) - (
+                  SELECT count(*) FROM webhook_deliveries f
+                   WHERE f.endpoint_id = w.id AND f.status = 'pending'
+                     AND f.lease_owner IS NOT NULL AND f.lease_expires_at >= $2)::int AS room
+           FROM webhook_endpoints w
+          WHERE w.enabled AND (w.circuit_open_until IS NULL OR w.circuit_open_until <= $2)
+            AND EXISTS (SELECT 1 FROM webhook_deliveries x
+                         WHERE x.endpoint_id = w.id AND x.status = 'pending'
+                           AND x.next_attempt_at <= $2)
+       ),
+       candidates AS (
+         SELECT c.id, c.next_attempt_at, e.organization_id,
+                row_number() OVER (PARTITION BY e.id ORDER BY c.next_attempt_at, c.id) AS endpoint_turn
+           FROM open_endpoints e
+           CROSS JOIN LATERAL (
+             SELECT d.id, d.next_attempt_at FROM webhook_deliveries d
+              WHERE d.endpoint_id = e.id AND d.status = 'pending' AND d.next_attempt_at <= $2
+                AND (d.lease_expires_at IS NULL OR d.lease_expires_at < $2)
+              ORDER BY d.next_attempt_at, d.id
+              LIMIT greatest(e.room, 0)) c
+       ),
+       turns AS (
+         SELECT id, next_attempt_at,
+                row_number() OVER (PARTITION BY organization_id
+                                   ORDER BY endpoint_turn, next_attempt_at, id) AS turn
+           FROM candidates
+       ),
+       due AS (
+         SELECT d.id FROM webhook_deliveries d JOIN turns t ON t.id = d.id
+          WHERE d.status = 'pending' AND (d.lease_expires_at IS NULL OR d.lease_expires_at < $2)
+          ORDER BY t.turn, t.next_attempt_at, d.id
           LIMIT $3
           FOR UPDATE OF d SKIP LOCKED
        )
@@ -153,16 +196,18 @@ export class WebhookDeliveriesRepository {
           SET lease_owner = $1, lease_expires_at = $2::timestamptz + $4::float8 * interval '1 millisecond'
          FROM due, webhook_endpoints w, events e
         WHERE d.id = due.id AND w.id = d.endpoint_id AND e.id = d.event_id
-       RETURNING d.id, d.attempts, d.created_at, d.endpoint_id, w.url, w.livemode,
-                 w.secret_ciphertext, w.previous_secret_ciphertext, w.previous_secret_expires_at,
+       RETURNING d.id, d.attempts, d.created_at, d.endpoint_id, w.organization_id, w.url,
+                 w.livemode, w.secret_ciphertext, w.previous_secret_ciphertext,
+                 w.previous_secret_expires_at,
                  e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.data`,
-      [owner, now, limit, leaseMs],
+      [owner, now, limit, leaseMs, fairness.probeAfterTimeouts, fairness.perEndpoint],
     );
     return rowsOf(rows).map((row) => ({
       id: row.id,
       attempts: row.attempts,
       createdAt: row.created_at,
       endpointId: row.endpoint_id,
+      organizationId: row.organization_id,
       url: row.url,
       livemode: row.livemode,
       secretCiphertext: row.secret_ciphertext,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { OwnerScope } from '#app/domain';
+import { resealOrNull, type CredentialCipher, type ResealCount } from '#app/partners';
 import { EntityColumns, rowsOf, WebhookEndpointEntity } from '#app/persistence';
 
 /**
@@ -27,6 +28,14 @@ export interface EndpointHealth {
   lastAttemptAt: Date | null;
   lastAttemptStatus: number | null;
   lastAttemptError: string | null;
+}
+
+/** When an endpoint that keeps timing out stops being sent to for a while. */
+export interface EndpointCircuit {
+  /** Timeouts in a row that open the circuit. */
+  timeouts: number;
+  /** How long it stays open; then one probe at a time is sent until one succeeds. */
+  openMs: number;
 }
 
 /** The old row's failure began at least `$3` ms before `$2` (now). */
@@ -88,7 +97,11 @@ export class WebhookEndpointsRepository {
     return rows.length > 0 ? this.columns.toEntity(rows[0]) : null;
   }
 
-  /** Applies the patch; re-enabling clears the failure record. Null when the owner has no such endpoint. */
+  /**
+   * Applies the patch; re-enabling clears the failure record, and a new URL or a re-enabling
+   * closes the circuit (it is a new receiver, or one the partner says is fixed). Null when the
+   * owner has no such endpoint.
+   */
   async update(
     id: string,
     owner: OwnerScope,
@@ -104,6 +117,9 @@ export class WebhookEndpointsRepository {
                 failing_since = CASE WHEN $8 AND NOT enabled THEN NULL ELSE failing_since END,
                 disabled_at = CASE WHEN $8 THEN NULL
                                    WHEN $8 = false AND enabled THEN now() ELSE disabled_at END,
+                timeouts_in_row = CASE WHEN $4 IS NOT NULL OR $8 THEN 0 ELSE timeouts_in_row END,
+                circuit_open_until = CASE WHEN $4 IS NOT NULL OR $8 THEN NULL
+                                          ELSE circuit_open_until END,
                 updated_at = now()
           WHERE id = $1 AND organization_id = $2 AND livemode = $3
           RETURNING ${this.columns.list}`,
@@ -158,32 +174,105 @@ export class WebhookEndpointsRepository {
     return rows.length > 0 ? this.columns.toEntity(rows[0]) : null;
   }
 
-  /** A delivery succeeded: the endpoint is healthy again. */
+  /**
+   * Re-seals every endpoint secret still sealed the former way (one key, no row bound) for its
+   * endpoint, the previous one too, in one transaction; processes starting together take turns.
+   * A secret that does not open (not sealed with this master key) is left as it is; its endpoint
+   * is counted apart.
+   */
+  async resealFormer(cipher: CredentialCipher): Promise<ResealCount> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('reseal:webhook_endpoints'))`);
+      const rows = await manager.query<
+        { id: string; secret_ciphertext: string; previous_secret_ciphertext: string | null }[]
+      >(
+        `SELECT id, secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints
+          WHERE secret_ciphertext NOT LIKE 'v2.%' OR previous_secret_ciphertext NOT LIKE 'v2.%'
+          FOR UPDATE`,
+      );
+      const count = { resealed: 0, unreadable: 0 };
+      for (const row of rows) {
+        const binding = { purpose: 'webhook', rowId: row.id } as const;
+        const reseal = (sealed: string | null) =>
+          sealed === null || !cipher.isFormer(sealed)
+            ? sealed
+            : resealOrNull(cipher, sealed, binding);
+        const current = reseal(row.secret_ciphertext);
+        const previous = reseal(row.previous_secret_ciphertext);
+        if (current === null || (row.previous_secret_ciphertext !== null && previous === null)) {
+          count.unreadable += 1;
+          continue;
+        }
+        await manager.query(
+          `UPDATE webhook_endpoints SET secret_ciphertext = $2, previous_secret_ciphertext = $3
+            WHERE id = $1`,
+          [row.id, current, previous],
+        );
+        count.resealed += 1;
+      }
+      return count;
+    });
+  }
+
+  /** A delivery succeeded: the endpoint is healthy again and its circuit closed. */
   async markHealthy(id: string): Promise<void> {
     await this.dataSource.query(
-      `UPDATE webhook_endpoints SET failing_since = NULL
-        WHERE id = $1 AND failing_since IS NOT NULL`,
+      `UPDATE webhook_endpoints SET failing_since = NULL, timeouts_in_row = 0, circuit_open_until = NULL
+        WHERE id = $1 AND (failing_since IS NOT NULL OR timeouts_in_row > 0)`,
       [id],
     );
   }
 
   /**
    * An attempt failed at `now`: notes when the failing started, and disables the endpoint once
-   * nothing has been delivered to it for `disableAfterMs`. Answers whether it was disabled now.
+   * nothing has been delivered to it for `disableAfterMs`. A timeout counts towards the circuit:
+   * from `circuit.timeouts` timeouts in a row the endpoint's deliveries wait `circuit.openMs`
+   * unclaimed, then one probe at a time goes until a send succeeds; any answer, even an error,
+   * shows the receiver responds and resets the count. Answers whether it was disabled now.
    */
-  async markFailing(id: string, now: Date, disableAfterMs: number): Promise<boolean> {
+  async markFailing(
+    id: string,
+    now: Date,
+    disableAfterMs: number,
+    timedOut: boolean,
+    circuit: EndpointCircuit,
+  ): Promise<boolean> {
     const rows = rowsOf<{ disabled: boolean }>(
       await this.dataSource.query<[{ disabled: boolean }[], number]>(
         `UPDATE webhook_endpoints
             SET failing_since = coalesce(failing_since, $2::timestamptz),
                 enabled = enabled AND NOT ${FAILED_LONG_ENOUGH},
-                disabled_at = CASE WHEN enabled AND ${FAILED_LONG_ENOUGH} THEN $2 ELSE disabled_at END
+                disabled_at = CASE WHEN enabled AND ${FAILED_LONG_ENOUGH} THEN $2 ELSE disabled_at END,
+                timeouts_in_row = CASE WHEN $4 THEN timeouts_in_row + 1 ELSE 0 END,
+                circuit_open_until = CASE
+                  WHEN NOT $4 THEN NULL
+                  WHEN timeouts_in_row + 1 >= $5
+                    THEN $2::timestamptz + $6::float8 * interval '1 millisecond'
+                  ELSE circuit_open_until END
           WHERE id = $1
           RETURNING (NOT enabled AND disabled_at = $2::timestamptz) AS disabled`,
-        [id, now, disableAfterMs],
+        [id, now, disableAfterMs, timedOut, circuit.timeouts, circuit.openMs],
       ),
     );
     return rows[0]?.disabled ?? false;
+  }
+
+  /**
+   * The endpoint's URL is one the target guard refuses (a name now resolving to a private
+   * address, a policy turned strict): no retry can succeed, so it is disabled at once. Answers
+   * whether this call disabled it.
+   */
+  async disableRefused(id: string, now: Date): Promise<boolean> {
+    const rows = rowsOf<{ id: string }>(
+      await this.dataSource.query<[{ id: string }[], number]>(
+        `UPDATE webhook_endpoints
+            SET enabled = false, disabled_at = $2, failing_since = coalesce(failing_since, $2)
+          WHERE id = $1 AND enabled
+          RETURNING id`,
+        [id, now],
+      ),
+    );
+    return rows.length > 0;
   }
 
   /** An organization's endpoints of both modes and how their deliveries are doing. */

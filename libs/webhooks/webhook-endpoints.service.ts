@@ -10,6 +10,7 @@ import {
   type PingEvent,
 } from '#app/events';
 import { CredentialCipher } from '#app/partners';
+import type { WebhookEndpointEntity } from '#app/persistence';
 import {
   checkWebhookTarget,
   generateWebhookSecret,
@@ -50,6 +51,14 @@ export const WEBHOOK_TARGET_POLICY = Symbol('WEBHOOK_TARGET_POLICY');
 export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
 
 /**
+ * A ping holds an api request open while it waits for the receiver, so it gets less time than a
+ * delivery, and at most one ping per endpoint and three per organization are in flight in a
+ * replica (docs/decisions.md, "Pings are capped").
+ */
+export const PING_TIMEOUT_MS = 5_000;
+export const PINGS_IN_FLIGHT = { perEndpoint: 1, perOrganization: 3 } as const;
+
+/**
  * Partners' webhook endpoints (docs/decisions.md, "Webhook endpoint limits and pings"): create,
  * read, change, delete, rotate the secret, list attempts and ping. Every URL is checked (and
  * resolved) against the target policy before it is stored; secrets are sealed like credential
@@ -58,6 +67,8 @@ export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
 @Injectable()
 export class WebhookEndpointsService {
   private readonly logger = new Logger(WebhookEndpointsService.name);
+  /** Pings in flight in this replica, by endpoint and by organization. */
+  private readonly pinging = new Map<string, number>();
 
   constructor(
     private readonly endpoints: WebhookEndpointsRepository,
@@ -72,15 +83,16 @@ export class WebhookEndpointsService {
     await this.assertTarget(input.url, owner.livemode);
     const secret = generateWebhookSecret();
     const now = new Date();
+    const id = newWebhookEndpointId();
     const endpoint = {
-      id: newWebhookEndpointId(),
+      id,
       organizationId: owner.organizationId,
       livemode: owner.livemode,
       url: input.url,
       events: input.events ?? [...EVENT_TYPES],
       description: input.description ?? null,
       enabled: true,
-      secretCiphertext: this.cipher.encrypt(secret),
+      secretCiphertext: this.cipher.encrypt(secret, { purpose: 'webhook', rowId: id }),
       previousSecretCiphertext: null,
       previousSecretExpiresAt: null,
       failingSince: null,
@@ -134,7 +146,7 @@ export class WebhookEndpointsService {
     const rotated = await this.endpoints.rotateSecret(
       id,
       owner,
-      this.cipher.encrypt(secret),
+      this.cipher.encrypt(secret, { purpose: 'webhook', rowId: id }),
       new Date(Date.now() + ROTATION_OVERLAP_MS),
     );
     if (!rotated) {
@@ -199,10 +211,40 @@ export class WebhookEndpointsService {
 
   /**
    * Sends an `endpoint.ping` event at once, signed like every webhook, and answers what the
-   * endpoint said. The ping is neither stored as an event nor retried.
+   * endpoint said within 5 s. The ping is neither stored as an event nor retried. A ping to an
+   * endpoint already being pinged, or past the organization's pings in flight, answers 429.
    */
   async ping(id: string, owner: OwnerScope): Promise<WebhookAttemptView> {
     const endpoint = await this.own(id, owner);
+    const keys = [`endpoint:${endpoint.id}`, `organization:${owner.organizationId}`];
+    if (
+      (this.pinging.get(keys[0]) ?? 0) >= PINGS_IN_FLIGHT.perEndpoint ||
+      (this.pinging.get(keys[1]) ?? 0) >= PINGS_IN_FLIGHT.perOrganization
+    ) {
+      throw new AppError(
+        ErrorCode.RateLimited,
+        'A ping to this endpoint, or too many of this organization, is already in flight; retry once it has answered.',
+        { retryAfterMs: PING_TIMEOUT_MS },
+      );
+    }
+    for (const key of keys) {
+      this.pinging.set(key, (this.pinging.get(key) ?? 0) + 1);
+    }
+    try {
+      return await this.sendPing(endpoint);
+    } finally {
+      for (const key of keys) {
+        const left = (this.pinging.get(key) ?? 1) - 1;
+        if (left > 0) {
+          this.pinging.set(key, left);
+        } else {
+          this.pinging.delete(key);
+        }
+      }
+    }
+  }
+
+  private async sendPing(endpoint: WebhookEndpointEntity): Promise<WebhookAttemptView> {
     const now = new Date();
     const event: PingEvent = {
       id: newEventId(),
@@ -217,10 +259,11 @@ export class WebhookEndpointsService {
         url: endpoint.url,
         livemode: endpoint.livemode,
         body,
-        headers: signFor(this.cipher, endpoint, event.id, now, body),
+        headers: signFor(this.cipher, endpoint.id, endpoint, event.id, now, body),
       },
       this.policy,
       this.resolveAll,
+      PING_TIMEOUT_MS,
     );
     return {
       eventId: event.id,

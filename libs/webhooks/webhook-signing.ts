@@ -20,18 +20,20 @@ export interface SealedSecrets {
  */
 export function signFor(
   cipher: CredentialCipher,
+  endpointId: string,
   sealed: SealedSecrets,
   id: string,
   now: Date,
   body: string,
 ): WebhookSignatureHeaders {
-  const secrets = [cipher.decrypt(sealed.secretCiphertext)];
+  const binding = { purpose: 'webhook', rowId: endpointId } as const;
+  const secrets = [cipher.decrypt(sealed.secretCiphertext, binding)];
   if (
     sealed.previousSecretCiphertext !== null &&
     sealed.previousSecretExpiresAt !== null &&
     sealed.previousSecretExpiresAt.getTime() > now.getTime()
   ) {
-    secrets.push(cipher.decrypt(sealed.previousSecretCiphertext));
+    secrets.push(cipher.decrypt(sealed.previousSecretCiphertext, binding));
   }
   return signWebhook(secrets, id, now.getTime() / 1000, body);
 }

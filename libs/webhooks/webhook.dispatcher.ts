@@ -11,8 +11,12 @@ import {
   WebhookDeliveriesRepository,
   type AttemptOutcome,
   type ClaimedDelivery,
+  type ClaimFairness,
 } from './webhook-deliveries.repository.js';
-import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
+import {
+  WebhookEndpointsRepository,
+  type EndpointCircuit,
+} from './webhook-endpoints.repository.js';
 import { WEBHOOK_RESOLVER } from './webhook-endpoints.service.js';
 import { WebhookMetrics } from './webhook.metrics.js';
 import { signFor } from './webhook-signing.js';
@@ -34,6 +38,17 @@ export const WEBHOOK_DELIVERY_OPTIONS = Symbol('WEBHOOK_DELIVERY_OPTIONS');
  * delivery in the poller").
  */
 export const DISABLE_AFTER_MS = WEBHOOK_RETRY_WINDOW_MS;
+
+/**
+ * Fair shares of the sending slots (see docs/decisions.md, "Fair webhook delivery"): at most 5
+ * sends in flight per endpoint across every poller, and after 3 timeouts in a row an endpoint's
+ * deliveries wait 30 s without holding a slot, then go one at a time until one succeeds.
+ */
+export const ENDPOINT_FAIRNESS: ClaimFairness = { perEndpoint: 5, probeAfterTimeouts: 3 };
+export const ENDPOINT_CIRCUIT: EndpointCircuit = {
+  timeouts: ENDPOINT_FAIRNESS.probeAfterTimeouts,
+  openMs: 30_000,
+};
 
 /**
  * The poller's webhook work: lease due deliveries, send each signed, write the attempt back and
@@ -61,7 +76,7 @@ export class WebhookDispatcher {
 
   /** Leases up to `limit` due deliveries under `owner`, as of `now`. */
   claim(owner: string, now: Date, limit: number): Promise<ClaimedDelivery[]> {
-    return this.deliveries.claimDue(owner, now, limit, this.options.leaseMs);
+    return this.deliveries.claimDue(owner, now, limit, this.options.leaseMs, ENDPOINT_FAIRNESS);
   }
 
   /**
@@ -93,19 +108,21 @@ export class WebhookDispatcher {
         url: delivery.url,
         livemode: delivery.livemode,
         body,
-        headers: signFor(this.cipher, delivery, delivery.event.id, now, body),
+        headers: signFor(this.cipher, delivery.endpointId, delivery, delivery.event.id, now, body),
       },
       this.options.policy,
       this.resolveAll,
     );
-    const retryAt = result.delivered
-      ? null
-      : nextAttemptAt(
-          { baseMs: this.options.retryBaseMs, random: Math.random },
-          delivery.attempts + 1,
-          delivery.createdAt,
-          now,
-        );
+    // A refused target fails at once: no retry can pass the guard, and the endpoint is disabled.
+    const retryAt =
+      result.delivered || result.refused
+        ? null
+        : nextAttemptAt(
+            { baseMs: this.options.retryBaseMs, random: Math.random },
+            delivery.attempts + 1,
+            delivery.createdAt,
+            now,
+          );
     const outcome: AttemptOutcome = {
       status: result.delivered ? 'delivered' : retryAt ? 'pending' : 'failed',
       nextAttemptAt: retryAt,
@@ -134,20 +151,39 @@ export class WebhookDispatcher {
     );
     if (result.delivered) {
       await this.endpoints.markHealthy(delivery.endpointId);
-    } else if (await this.endpoints.markFailing(delivery.endpointId, now, DISABLE_AFTER_MS)) {
-      await this.audit.record({
-        actor: 'poller',
-        action: 'webhook_endpoint.disable',
-        targetType: 'webhook_endpoint',
-        targetId: delivery.endpointId,
-        details: {
-          reason: 'no delivery succeeded for 3 days',
-          lastError: result.error,
-          lastHttpStatus: result.httpStatus,
-        },
-      });
-      this.metrics.endpointDisables.inc();
-      this.logger.warn({ endpointId: delivery.endpointId }, 'webhook endpoint disabled');
+    } else if (result.refused) {
+      if (await this.endpoints.disableRefused(delivery.endpointId, now)) {
+        await this.disabled(delivery, 'the target guard refused the URL', result);
+      }
+    } else if (
+      await this.endpoints.markFailing(
+        delivery.endpointId,
+        now,
+        DISABLE_AFTER_MS,
+        result.timedOut,
+        ENDPOINT_CIRCUIT,
+      )
+    ) {
+      await this.disabled(delivery, 'no delivery succeeded for 3 days', result);
     }
+  }
+
+  private async disabled(
+    delivery: ClaimedDelivery,
+    reason: string,
+    result: Pick<AttemptOutcome, 'error' | 'httpStatus'>,
+  ): Promise<void> {
+    await this.audit.record({
+      actor: 'poller',
+      action: 'webhook_endpoint.disable',
+      targetType: 'webhook_endpoint',
+      targetId: delivery.endpointId,
+      details: { reason, lastError: result.error, lastHttpStatus: result.httpStatus },
+    });
+    this.metrics.endpointDisables.inc();
+    this.logger.warn(
+      { endpointId: delivery.endpointId, organizationId: delivery.organizationId, reason },
+      'webhook endpoint disabled',
+    );
   }
 }

@@ -14,10 +14,19 @@ import {
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
 import { WebhookMetrics } from './webhook.metrics.js';
 import { WebhookOutbox } from './webhook.outbox.js';
+import { WebhookSecretsResealer } from './webhook-secrets.resealer.js';
 
-/** The tables this lib owns and the outbox the apps bind to the events lib. */
+/**
+ * The tables this lib owns and the outbox the apps bind to the events lib; at start, secrets of
+ * the former sealing are re-sealed (needs the global PartnersModule: the cipher).
+ */
 @Module({
-  providers: [WebhookEndpointsRepository, WebhookDeliveriesRepository, WebhookOutbox],
+  providers: [
+    WebhookEndpointsRepository,
+    WebhookDeliveriesRepository,
+    WebhookOutbox,
+    WebhookSecretsResealer,
+  ],
   exports: [WebhookEndpointsRepository, WebhookDeliveriesRepository, WebhookOutbox],
 })
 export class WebhooksDataModule {}

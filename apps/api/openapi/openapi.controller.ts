@@ -31,7 +31,10 @@ export class OpenApiDocumentHolder {
 /** The same for every caller and fixed for a release: shared caches may keep it a few minutes. */
 const PUBLIC_FOR_FIVE_MINUTES = 'public, max-age=300';
 
-/** Serves the partner API description (unauthenticated) and its reference page, `/docs`. */
+/**
+ * Serves the partner API description (unauthenticated) and its reference page, `/docs`. Every
+ * route is metered per IP: the page's script bundle is 1.6 MB, too big to serve unmetered.
+ */
 @ApiExcludeController()
 @Controller()
 export class OpenApiController {
@@ -54,6 +57,8 @@ export class OpenApiController {
   }
 
   @Get('docs')
+  @RateLimits('ip')
+  @UseGuards(RateLimitGuard)
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', PUBLIC_FOR_FIVE_MINUTES)
   @Header('Content-Security-Policy', DOCS_CSP)
@@ -62,6 +67,8 @@ export class OpenApiController {
   }
 
   @Get('docs/assets/swagger-ui.css')
+  @RateLimits('ip')
+  @UseGuards(RateLimitGuard)
   @Header('Content-Type', 'text/css; charset=utf-8')
   @Header('Cache-Control', PUBLIC_FOR_FIVE_MINUTES)
   css(): string {
@@ -69,6 +76,8 @@ export class OpenApiController {
   }
 
   @Get('docs/assets/swagger-ui-bundle.js')
+  @RateLimits('ip')
+  @UseGuards(RateLimitGuard)
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   @Header('Cache-Control', PUBLIC_FOR_FIVE_MINUTES)
   bundle(): string {
@@ -76,6 +85,8 @@ export class OpenApiController {
   }
 
   @Get('docs/assets/docs.js')
+  @RateLimits('ip')
+  @UseGuards(RateLimitGuard)
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   @Header('Cache-Control', PUBLIC_FOR_FIVE_MINUTES)
   init(): string {

@@ -156,9 +156,10 @@ describe(RateLimitGuard.name, () => {
     const other = await probe('cred-b');
 
     expect(other.status).toBe(200);
-    // The headers describe the limit nearest exhaustion: now the address's, 32 of 120 spent.
+    // The headers describe the limit nearest exhaustion: now the address's, 31 of 120 spent
+    // (cred-a's 31st request was refused, so it counted against no limit).
     expect(other.headers).toMatchObject({
-      'ratelimit-remaining': '88',
+      'ratelimit-remaining': '89',
       'ratelimit-policy': '120;w=1',
     });
   });

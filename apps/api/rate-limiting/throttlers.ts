@@ -11,8 +11,8 @@ import { POLICIES, type RateLimitPolicy, type SharedThrottlerStorage } from '#ap
 import type { PartnerRequest } from '../auth/partner-auth.guard.js';
 import { RATE_LIMITS, type LimitName } from './rate-limits.decorator.js';
 
-/** The spec's per-IP buckets: one per top-level path (Limits table). */
-const PER_IP_TOP_LEVEL_PATHS = new Set(['/v1', '/partner', '/admin', '/widget-api']);
+/** The spec's per-IP buckets: one per top-level path (Limits table), the reference page's too. */
+const PER_IP_TOP_LEVEL_PATHS = new Set(['/v1', '/partner', '/admin', '/widget-api', '/docs']);
 
 const reflector = new Reflector();
 

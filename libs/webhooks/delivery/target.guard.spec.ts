@@ -46,6 +46,29 @@ describe(classifyAddress.name, () => {
     ['2002:c0a8:0101::1', 'private'],
     ['::127.0.0.1', 'reserved'],
     ['not-an-ip', 'reserved'],
+    // Local-use NAT64 and IPv4-translated forms reach an IPv4 address the guard cannot judge.
+    ['64:ff9b:1::a00:1', 'private'],
+    ['64:ff9b:1:ffff::808:808', 'private'],
+    ['::ffff:0:a00:1', 'reserved'],
+    ['::ffff:0:7f00:1', 'reserved'],
+    ['::ffff:0:808:808', 'reserved'],
+    ['::ffff:0:10.0.0.1', 'reserved'],
+    // Outside global unicast 2000::/3: refused whatever the block.
+    ['100::1', 'reserved'],
+    ['4000::1', 'reserved'],
+    ['5f00::1', 'reserved'],
+    ['1::1', 'reserved'],
+    ['fec0::1', 'private'],
+    // Special blocks inside 2000::/3.
+    ['2001::1', 'reserved'],
+    ['2001:0:4136:e378:8000:63bf:3fff:fdd2', 'reserved'],
+    ['2001:20::1', 'reserved'],
+    ['2001:1ff:ffff::1', 'reserved'],
+    ['3fff::1', 'reserved'],
+    ['3fff:fff:ffff::1', 'reserved'],
+    ['2002:7f00:1::1', 'loopback'],
+    ['64:ff9b::7f00:1', 'loopback'],
+    ['::ffff:100.64.0.1', 'cgnat'],
   ])('refuses %s as %s', (address, refused) => {
     expect(classifyAddress(address)).toBe(refused);
   });
@@ -57,6 +80,12 @@ describe(classifyAddress.name, () => {
     '100.128.0.1',
     '2606:4700::1111',
     '::ffff:8.8.8.8',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '2a00:1450:4001:80b::200e',
+    '2001:200::1',
+    '3ffe::1',
+    '2620:4f:8000::1',
   ])('accepts the public address %s', (address) => {
     expect(classifyAddress(address)).toBeNull();
   });

@@ -50,19 +50,34 @@ function v6(text: string): bigint {
   return groups.reduce((acc, group) => (acc << 16n) | BigInt(parseInt(group, 16)), 0n);
 }
 
-const V6_RANGES: Range[] = [
+/**
+ * IPv6 is judged by an allow-list: only global unicast (`2000::/3`) may receive webhooks, less
+ * the special-purpose blocks inside it (IANA registry). Whatever lies outside is refused; these
+ * ranges only name why, for the message.
+ */
+const V6_GLOBAL_UNICAST: readonly [bigint, number] = [v6('2000::'), 3];
+const V6_SPECIAL_IN_GLOBAL: Range[] = [
+  // IETF protocol assignments, Teredo (an IPv4 address in disguise) among them.
+  [v6('2001::'), 23, 128, 'reserved'],
+  [v6('2001:db8::'), 32, 128, 'reserved'],
+  [v6('3fff::'), 20, 128, 'reserved'],
+];
+const V6_NAMED: Range[] = [
   [v6('::'), 128, 128, 'unspecified'],
   [v6('::1'), 128, 128, 'loopback'],
-  [v6('::'), 96, 128, 'reserved'],
-  [v6('100::'), 64, 128, 'reserved'],
-  [v6('2001:db8::'), 32, 128, 'reserved'],
+  // Local-use NAT64 (RFC 8215): translated to whatever the local network routes to.
+  [v6('64:ff9b:1::'), 48, 128, 'private'],
   [v6('fc00::'), 7, 128, 'private'],
   [v6('fe80::'), 10, 128, 'link_local'],
   [v6('fec0::'), 10, 128, 'private'],
   [v6('ff00::'), 8, 128, 'multicast'],
 ];
 
-/** IPv6 ranges that carry an IPv4 address in their low 32 bits (mapped, NAT64). */
+/**
+ * IPv6 ranges that carry an IPv4 address in their low 32 bits and reach it (IPv4-mapped, the
+ * well-known NAT64 prefix): judged by that address. Other embeddings (IPv4-compatible,
+ * IPv4-translated `::ffff:0:0:0/96`) lie outside global unicast and are refused.
+ */
 const V4_CARRIERS: readonly (readonly [bigint, number])[] = [
   [v6('::ffff:0:0'), 96],
   [v6('64:ff9b::'), 96],
@@ -80,9 +95,10 @@ function classifyV4(value: bigint): RefusedAddressClass | null {
 }
 
 /**
- * The class of a non-public address, or null for a public unicast address. IPv6 forms that embed
- * an IPv4 address (IPv4-mapped, NAT64, 6to4) are judged by the address they embed. Text that is
- * no IP address at all is refused as `reserved`.
+ * The class of a non-public address, or null for a public unicast address. IPv4 by its special
+ * ranges; IPv6 by an allow-list, global unicast less its special blocks, except the forms that
+ * reach an IPv4 address (IPv4-mapped, well-known NAT64, 6to4), judged by the address they embed.
+ * Text that is no IP address at all is refused as `reserved`.
  */
 export function classifyAddress(address: string): RefusedAddressClass | null {
   const family = isIP(address.split('%')[0]);
@@ -101,8 +117,14 @@ export function classifyAddress(address: string): RefusedAddressClass | null {
   if (inRange(value, SIX_TO_FOUR, 16, 128)) {
     return classifyV4((value >> 80n) & 0xffffffffn);
   }
-  const range = V6_RANGES.find(([prefix, bits]) => inRange(value, prefix, bits, 128));
-  return range ? range[3] : null;
+  if (inRange(value, V6_GLOBAL_UNICAST[0], V6_GLOBAL_UNICAST[1], 128)) {
+    const special = V6_SPECIAL_IN_GLOBAL.find(([prefix, bits]) =>
+      inRange(value, prefix, bits, 128),
+    );
+    return special ? special[3] : null;
+  }
+  const named = V6_NAMED.find(([prefix, bits]) => inRange(value, prefix, bits, 128));
+  return named ? named[3] : 'reserved';
 }
 
 /** Where webhooks may go: set by `WEBHOOK_ALLOW_PRIVATE_TARGETS` and the endpoint's mode. */

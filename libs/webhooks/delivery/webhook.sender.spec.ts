@@ -96,6 +96,8 @@ describe(sendWebhook.name, () => {
       delivered: false,
       httpStatus: null,
       error: 'timeout after 200 ms',
+      timedOut: true,
+      refused: false,
     });
   });
 
@@ -116,7 +118,7 @@ describe(sendWebhook.name, () => {
 
     const result = await sendWebhook({ url: server.url(), livemode: false, body, headers }, strict);
 
-    expect(result).toMatchObject({ delivered: false, httpStatus: null });
+    expect(result).toMatchObject({ delivered: false, httpStatus: null, refused: true });
     expect(result.error).toBe('refused: url resolves to a loopback address');
     expect(server.received).toHaveLength(0);
   });
@@ -130,7 +132,7 @@ describe(sendWebhook.name, () => {
       loopback,
     );
 
-    expect(result).toMatchObject({ delivered: false, httpStatus: null });
+    expect(result).toMatchObject({ delivered: false, httpStatus: null, refused: true });
     expect(result.error).toBe('refused: host resolves to a loopback address');
     expect(server.received).toHaveLength(0);
   });
@@ -153,6 +155,27 @@ describe(sendWebhook.name, () => {
       relaxed,
     );
 
-    expect(result).toMatchObject({ delivered: false, httpStatus: null, error: 'ECONNREFUSED' });
+    expect(result).toMatchObject({
+      delivered: false,
+      httpStatus: null,
+      error: 'ECONNREFUSED',
+      timedOut: false,
+      refused: false,
+    });
+  });
+
+  it('reports a name that resolves to nothing as a failure to retry, not a refusal', async () => {
+    const nowhere: ResolveAll = () => Promise.resolve([]);
+    const result = await sendWebhook(
+      { url: 'https://hooks.partner.example/h', livemode: true, body, headers },
+      strict,
+      nowhere,
+    );
+
+    expect(result).toMatchObject({
+      delivered: false,
+      error: 'host does not resolve',
+      refused: false,
+    });
   });
 });

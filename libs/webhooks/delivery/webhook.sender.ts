@@ -28,6 +28,10 @@ export interface WebhookAttemptResult {
   durationMs: number;
   /** How much of the answer was read before the connection was dropped: at most 64 KiB. */
   bytesRead: number;
+  /** No answer within the timeout: the receiver held the connection (and a sending slot). */
+  timedOut: boolean;
+  /** The target guard refused the URL or the address it leads to: no retry can succeed. */
+  refused: boolean;
 }
 
 export interface WebhookRequest {
@@ -38,6 +42,9 @@ export interface WebhookRequest {
 }
 
 class RefusedTarget extends Error {}
+
+/** A name that resolves to nothing yet may resolve later: a failure, not a refusal. */
+class UnresolvedTarget extends Error {}
 
 /**
  * `lookup` for the outgoing socket: the host is resolved once more at connect time and every
@@ -54,7 +61,7 @@ function guardedLookup(policy: WebhookTargetPolicy, resolveAll: ResolveAll): Loo
         if (refused && !refused.allowed) {
           callback(new RefusedTarget(`host ${refused.reason}`), '', 0);
         } else if (addresses.length === 0) {
-          callback(new RefusedTarget('host does not resolve'), '', 0);
+          callback(new UnresolvedTarget('host does not resolve'), '', 0);
         } else if (options.all) {
           callback(null, addresses);
         } else {
@@ -69,6 +76,9 @@ function guardedLookup(policy: WebhookTargetPolicy, resolveAll: ResolveAll): Loo
 function describe(error: unknown): string {
   if (error instanceof RefusedTarget) {
     return `refused: ${error.message}`;
+  }
+  if (error instanceof UnresolvedTarget) {
+    return error.message;
   }
   const code = (error as { code?: unknown }).code;
   const text = typeof code === 'string' ? code : error instanceof Error ? error.message : 'error';
@@ -88,10 +98,13 @@ export async function sendWebhook(
 ): Promise<WebhookAttemptResult> {
   const started = performance.now();
   const finish = (
-    outcome: Pick<WebhookAttemptResult, 'httpStatus' | 'error'>,
+    outcome: Pick<WebhookAttemptResult, 'httpStatus' | 'error'> &
+      Partial<Pick<WebhookAttemptResult, 'timedOut' | 'refused'>>,
     bytesRead = 0,
   ): WebhookAttemptResult => ({
     delivered: outcome.httpStatus !== null && outcome.httpStatus >= 200 && outcome.httpStatus < 300,
+    timedOut: false,
+    refused: false,
     ...outcome,
     durationMs: Math.round(performance.now() - started),
     bytesRead,
@@ -99,7 +112,7 @@ export async function sendWebhook(
 
   const verdict = checkWebhookUrl(request.url, request.livemode, policy);
   if (!verdict.allowed) {
-    return finish({ httpStatus: null, error: `refused: url ${verdict.reason}` });
+    return finish({ httpStatus: null, error: `refused: url ${verdict.reason}`, refused: true });
   }
   const url = new URL(request.url);
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
@@ -139,7 +152,10 @@ export async function sendWebhook(
       res.on('error', done);
     });
     const timer = setTimeout(
-      () => settle(finish({ httpStatus: null, error: `timeout after ${timeoutMs} ms` })),
+      () =>
+        settle(
+          finish({ httpStatus: null, error: `timeout after ${timeoutMs} ms`, timedOut: true }),
+        ),
       timeoutMs,
     );
     req.on('socket', (socket: Socket) => {
@@ -147,11 +163,25 @@ export async function sendWebhook(
         const address = socket.remoteAddress ?? '';
         const check = checkAddress(address, policy);
         if (!check.allowed) {
-          settle(finish({ httpStatus: null, error: `refused: connected address ${check.reason}` }));
+          settle(
+            finish({
+              httpStatus: null,
+              error: `refused: connected address ${check.reason}`,
+              refused: true,
+            }),
+          );
         }
       });
     });
-    req.on('error', (error) => settle(finish({ httpStatus: null, error: describe(error) })));
+    req.on('error', (error) =>
+      settle(
+        finish({
+          httpStatus: null,
+          error: describe(error),
+          refused: error instanceof RefusedTarget,
+        }),
+      ),
+    );
     req.end(request.body);
   });
 }

@@ -1,0 +1,110 @@
+import request from 'supertest';
+import { createPartner, type TestPartner } from '../factories/partners.js';
+import { startTestApi, type TestApi } from '../support/api.js';
+import { truncateAll } from '../support/database.js';
+
+const RATE_PER_SECOND = 45;
+const SECONDS = 6;
+
+/**
+ * A client that keeps retrying past its limit: one credential (30/s) sends 45 requests a
+ * second, spread over two api replicas that share the limit through Redis, and never slows
+ * down. Refused requests are not counted, so it keeps getting the limit's worth through each
+ * second instead of being locked out.
+ */
+describe('Rate limits: a client retrying at 1.5 times its limit', () => {
+  let replicas: TestApi[];
+  let partner: TestPartner;
+
+  beforeAll(async () => {
+    await truncateAll();
+    replicas = [await startTestApi(), await startTestApi()];
+    partner = await createPartner(replicas[0].app);
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((api) => api.close()));
+  });
+
+  it('gets 25 to 30 requests through every second, across replicas', async () => {
+    const started = Date.now();
+    const sends: Promise<{ at: number; status: number }>[] = [];
+    for (let i = 0; i < RATE_PER_SECOND * SECONDS; i += 1) {
+      const due = started + (i * 1000) / RATE_PER_SECOND;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
+      const at = Date.now() - started;
+      sends.push(
+        request(replicas[i % 2].url)
+          .get('/v1/swaps?limit=1')
+          .set('Authorization', partner.authorization)
+          .then((res) => ({ at, status: res.status })),
+      );
+    }
+    const answers = await Promise.all(sends);
+    expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    const seconds = Math.ceil(Math.max(...answers.map((a) => a.at)) / 1000);
+    const sent = Array.from({ length: seconds }, () => 0);
+    const passed = Array.from({ length: seconds }, () => 0);
+    for (const { at, status } of answers) {
+      sent[Math.floor(at / 1000)] += 1;
+      passed[Math.floor(at / 1000)] += Number(status === 200);
+    }
+    process.stdout.write(
+      `retrying client: sent per second ${sent.join(', ')}; passed ${passed.join(', ')}\n`,
+    );
+    // The first second is the burst the window starts empty with. After it, every second in
+    // which this client asked well past the limit (a loaded machine can delay its sends) passes
+    // 25 to 30.
+    const steady = passed
+      .map((count, second) => ({ second, sent: sent[second], count }))
+      .filter(({ second, sent: n }) => second > 0 && n >= 35);
+    expect(steady.length).toBeGreaterThanOrEqual(3);
+    for (const { second, sent: n, count } of steady) {
+      expect({ second, sent: n, count, within: count >= 25 && count <= 30 }).toEqual({
+        second,
+        sent: n,
+        count,
+        within: true,
+      });
+    }
+  }, 60_000);
+
+  afterAll(async () => {
+    await Promise.all(replicas.map((api) => api.close()));
+  });
+
+  it('gets 25 to 30 requests through every second, across replicas', async () => {
+    const started = Date.now();
+    const sends: Promise<{ at: number; status: number }>[] = [];
+    for (let i = 0; i < RATE_PER_SECOND * SECONDS; i += 1) {
+      const due = started + (i * 1000) / RATE_PER_SECOND;
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
+      const at = Date.now() - started;
+      sends.push(
+        request(replicas[i % 2].url)
+          .get('/v1/swaps?limit=1')
+          .set('Authorization', partner.authorization)
+          .then((res) => ({ at, status: res.status })),
+      );
+    }
+    const answers = await Promise.all(sends);
+    expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    const passed = Array.from({ length: SECONDS }, () => 0);
+    for (const { at, status } of answers) {
+      if (status === 200) {
+        passed[Math.min(SECONDS - 1, Math.floor(at / 1000))] += 1;
+      }
+    }
+    process.stdout.write(`retrying client: passed per second ${passed.join(', ')}\n`);
+    // The first second is the burst the window starts empty with; from then on, steady state.
+    for (const [second, count] of passed.entries()) {
+      if (second > 0) {
+        expect({ second, count, within: count >= 25 && count <= 30 }).toEqual({
+          second,
+          count,
+          within: true,
+        });
+      }
+    }
+  }, 60_000);
+});

@@ -1,0 +1,150 @@
+import { pino } from 'pino';
+import request from 'supertest';
+import type { DataSource } from 'typeorm';
+import { loadPollerConfig } from '#app/config';
+import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
+import { createPartner } from './factories/partners.js';
+import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
+import { openTestDataSource, truncateAll } from './support/database.js';
+import { recordStatusChange, seedSwapView } from './support/events.js';
+import { waitUntil } from './support/wait.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
+
+/**
+ * Pings answer within 5 s and are capped per endpoint and organization, so a hanging receiver
+ * cannot hold api requests open. And an endpoint the target guard refuses at delivery time (its name now resolves to a private
+ * address, or the policy was made strict after it was saved): here the api allowed a loopback
+ * URL and the poller does not. No retry can pass the guard, so the delivery fails at once and
+ * the endpoint is disabled, with an audit entry.
+ */
+describe('Webhook guards: refused targets and pings', () => {
+  let api: TestApi;
+  let poller: PollerProcess;
+  let db: DataSource;
+  let receiver: WebhookReceiver;
+
+  beforeAll(async () => {
+    await truncateAll();
+    receiver = new WebhookReceiver();
+    await receiver.start();
+    api = await startTestApi();
+    poller = await startPoller(
+      loadPollerConfig(
+        testApiEnv({
+          POLLER_HEALTH_PORT: '0',
+          POLL_INTERVAL_MS: '600000',
+          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false',
+        }),
+      ),
+      pino({ level: 'silent' }),
+      { shutdownHooks: false },
+    );
+    db = await openTestDataSource();
+  }, 60_000);
+
+  afterAll(async () => {
+    await poller.close();
+    await db.destroy();
+    await api.close();
+    await receiver.close();
+  });
+
+  it('fails the delivery at once and disables the endpoint with an audit entry', async () => {
+    const who = await createPartner(api.app);
+    const created = await request(api.url)
+      .post('/v1/webhook_endpoints')
+      .set('Authorization', who.authorization)
+      .send({ url: `${receiver.url}/refused` })
+      .expect(201);
+    const id = created.body.webhookEndpoint.id as string;
+    const swap = await seedSwapView(db, api.url, who);
+    await recordStatusChange(api.app, who, swap);
+
+    await waitUntil(
+      'the endpoint to be disabled',
+      async () =>
+        (
+          await request(api.url)
+            .get(`/v1/webhook_endpoints/${id}`)
+            .set('Authorization', who.authorization)
+        ).body.webhookEndpoint.enabled === false,
+      10_000,
+      100,
+    );
+    const deliveries = await request(api.url)
+      .get(`/v1/webhook_endpoints/${id}/deliveries`)
+      .set('Authorization', who.authorization)
+      .expect(200);
+    expect(deliveries.body.deliveries).toEqual([
+      expect.objectContaining({
+        attempt: 1,
+        httpStatus: null,
+        error: expect.stringMatching(/^refused: /),
+      }),
+    ]);
+    const [row] = await db.query<{ status: string; finished: boolean }[]>(
+      `SELECT status, finished_at IS NOT NULL AS finished FROM webhook_deliveries
+        WHERE endpoint_id = $1`,
+      [id],
+    );
+    expect(row).toEqual({ status: 'failed', finished: true });
+    expect(receiver.received).toEqual([]);
+    const audit = await request(api.url)
+      .get('/admin/audit')
+      .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+      .expect(200);
+    expect(audit.body.entries).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          action: 'webhook_endpoint.disable',
+          targetId: id,
+          actor: 'poller',
+        }),
+      ]),
+    );
+  });
+
+  it('caps pings in flight per endpoint and organization, and gives up after 5 s', async () => {
+    receiver.answer('/ping-hangs', 'hang');
+    const who = await createPartner(api.app);
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i += 1) {
+      const res = await request(api.url)
+        .post('/v1/webhook_endpoints')
+        .set('Authorization', who.authorization)
+        .send({ url: `${receiver.url}/ping-hangs` })
+        .expect(201);
+      ids.push(res.body.webhookEndpoint.id as string);
+    }
+    const ping = (id: string) =>
+      request(api.url)
+        .post(`/v1/webhook_endpoints/${id}/ping`)
+        .set('Authorization', who.authorization)
+        .send({});
+    const started = Date.now();
+    const hanging = ids.slice(0, 3).map((id) => ping(id).then((res) => res));
+    await waitUntil(
+      'three pings at the receiver',
+      () => Promise.resolve(receiver.at('/ping-hangs').length === 3),
+      5_000,
+      20,
+    );
+    const again = await ping(ids[0]);
+    const fourth = await ping(ids[3]);
+    for (const res of [again, fourth]) {
+      expect(res.status).toBe(429);
+      expect(res.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+      expect(res.headers['retry-after']).toBe('5');
+    }
+    expect(receiver.at('/ping-hangs')).toHaveLength(3);
+    for (const res of await Promise.all(hanging)) {
+      expect(res.status).toBe(200);
+      expect(res.body.delivery).toMatchObject({ httpStatus: null, error: 'timeout after 5000 ms' });
+    }
+    expect(Date.now() - started).toBeLessThan(9_000);
+    // Once they have answered, the endpoint can be pinged again.
+    receiver.answer('/ping-hangs', 204);
+    const after = await ping(ids[0]).expect(200);
+    expect(after.body.delivery).toMatchObject({ httpStatus: 204, error: null });
+  }, 30_000);
+});
