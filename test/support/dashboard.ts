@@ -3,6 +3,7 @@ import request from 'supertest';
 import { type DashboardRole, DashboardAccountsService, type DashboardUser } from '#app/accounts';
 import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from './api.js';
 import { startTestSmtp, type TestSmtp } from './smtp.js';
+import { pacer } from './wait.js';
 
 /** The api with a real SMTP server collecting its mail. */
 export interface DashboardHarness {
@@ -87,6 +88,12 @@ export function csrfTokenIn(html: string): string {
 }
 
 /**
+ * Every client of a test file shares one pace: 100 requests a second at most, under the 120/s
+ * per-IP limit of /partner that these tests do not test, however fast the machine answers.
+ */
+const pace = pacer(10);
+
+/**
  * A browser-like client over plain HTTP: keeps cookies, sends forms with the page's CSRF token
  * and a same-origin `Origin`, as the dashboard's own pages do.
  */
@@ -99,6 +106,7 @@ export class DashboardClient {
   }
 
   async get(path: string) {
+    await pace();
     const res = await this.agent.get(path);
     const token = /name="_csrf" value="([^"]+)"/.exec(res.text ?? '');
     if (token) {
@@ -116,6 +124,7 @@ export class DashboardClient {
     if (this.csrf === '' && options.csrf === undefined) {
       await this.get('/partner/login');
     }
+    await pace();
     const csrf = options.csrf === undefined ? this.csrf : options.csrf;
     const origin = options.origin === undefined ? this.baseUrl : options.origin;
     let req = this.agent.post(path).type('form');

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '#app/persistence';
@@ -20,8 +21,15 @@ export function testDatabaseUrl(): string {
   return url;
 }
 
+/**
+ * Jest loads this module afresh for each test file, so each file gets keys of its own under the
+ * run's prefix: counters a suite spends on purpose (sign-in failures, per-IP windows) never reach
+ * the next one. Every api and process a file starts shares the file's prefix.
+ */
+const SUITE_KEY = randomBytes(4).toString('hex');
+
 export function testRedisPrefix(): string {
-  return process.env.TEST_REDIS_PREFIX ?? 'test:';
+  return `${process.env.TEST_REDIS_PREFIX ?? 'test:'}${SUITE_KEY}:`;
 }
 
 /** Empties every table so a suite starts clean. */
