@@ -143,6 +143,8 @@ export function demoBanner(
     `  SWAP=$(curl -s -H "$AUTH" ${json} -H "Idempotency-Key: $(node -p 'crypto.randomUUID()')" -d '{"from":"btc","to":"eth","amountFrom":"0.1","address":"'$ADDRESS'"}' $API/v1/swaps | ${field('swap.id')})`,
     `  curl -s -H "$AUTH" ${json} -d '{}' $API/v1/test_helpers/swaps/$SWAP/deposit; echo`,
     `  while S=$(curl -s -H "$AUTH" $API/v1/swaps/$SWAP | ${field('swap.status')}); echo "$S"; [ "$S" != finished ]; do sleep 2; done`,
+    // Ends with a blank line of its own, so what is logged next never runs into the walkthrough.
+    '',
     '',
   ].join('\n');
 }

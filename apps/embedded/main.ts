@@ -149,8 +149,6 @@ await runProcess('embedded', async () => {
       shutdown.unshift(() => widget.close());
       process.stdout.write(
         [
-          // A blank line first: the walkthrough above ends at one, so it can be pasted as is.
-          '',
           'Swap widget demo (test mode):',
           `  Test widget key:  ${widget.key}`,
           `  Demo page:        ${widget.pageUrl}   (open it in a browser)`,
