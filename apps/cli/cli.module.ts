@@ -1,8 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { CliConfig } from '#app/config';
+import { CoreModule } from '#app/core';
 import { PartnersModule } from '#app/partners';
-import { PersistenceModule } from '#app/persistence';
-import { RedisModule } from '#app/redis';
 
 /** What the admin CLI needs: the database, the revocation fan-out and the partners services. */
 @Module({})
@@ -10,11 +9,7 @@ export class CliModule {
   static forRoot(config: CliConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [
-        PersistenceModule.forRoot(config.database),
-        RedisModule.forRoot(config.redis),
-        PartnersModule.forRoot(config.credentialEncryptionKey),
-      ],
+      imports: [CoreModule.forRoot(config), PartnersModule],
     };
   }
 }

@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
+import { PartnersModule } from '#app/partners';
 import { EarningsModule } from '#app/settlement';
+import { SwapsModule } from '#app/swaps';
+import { WebhooksModule } from '#app/webhooks';
+import { AdminApiModule } from './admin-api.module.js';
 import { AdminAuditController } from './audit.controller.js';
 import { AdminCredentialsController } from './credentials.controller.js';
 import { AdminEarningsController } from './earnings.controller.js';
@@ -9,11 +13,11 @@ import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.
 
 /**
  * The operator API under `/admin`, behind the admin token (docs/decisions.md, "Operating the
- * service"). OrganizationsService comes from the one PartnersModule the api root imports, so
- * revocations go through the same authenticator that serves partner requests.
+ * service"). PartnersModule is one instance per process, so revocations go through the same
+ * authenticator that serves partner requests.
  */
 @Module({
-  imports: [EarningsModule],
+  imports: [AdminApiModule, PartnersModule, SwapsModule, EarningsModule, WebhooksModule],
   controllers: [
     AdminOrganizationsController,
     AdminCredentialsController,
