@@ -4,8 +4,11 @@ import type { PollerConfig } from '#app/config';
 import { CoreModule } from '#app/core';
 import { EventRecorder, EventsModule } from '#app/events';
 import { HealthProbesModule } from '#app/health';
+import { QuotesDataModule } from '#app/quotes';
 import { SettlementModule } from '#app/settlement';
+import { SwapsDataModule } from '#app/swaps';
 import { WebhookDeliveryModule, WebhookOutbox, WebhooksDataModule } from '#app/webhooks';
+import { HousekeepingService } from './housekeeping.service.js';
 import { HousekeepingTick } from './housekeeping.tick.js';
 import { POLLER_TICK_OPTIONS, SwapPollerTick } from './swap-poller.tick.js';
 import { WEBHOOK_TICK_OPTIONS, WebhookDeliveryTick } from './webhook-delivery.tick.js';
@@ -30,6 +33,8 @@ export class PollerModule {
         CoreModule.forRoot({ ...config, upstreamPriority: 'background' }),
         EventsModule,
         WebhooksDataModule,
+        SwapsDataModule,
+        QuotesDataModule,
         WebhookDeliveryModule.forRoot({
           policy: { allowPrivateTargets: config.webhooks.allowPrivateTargets },
           retryBaseMs: config.webhooks.retryBaseMs,
@@ -52,6 +57,7 @@ export class PollerModule {
         { provide: WEBHOOK_TICK_OPTIONS, useValue: { tickMs: config.webhookTickMs } },
         SwapPollerTick,
         WebhookDeliveryTick,
+        HousekeepingService,
         HousekeepingTick,
       ],
     };

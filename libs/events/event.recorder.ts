@@ -1,7 +1,6 @@
 import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { SwapStatus } from '#app/domain';
-import type { SwapView } from '#app/swaps';
+import type { SwapStatus, SwapView } from '#app/domain';
 import { newEventId, type EventType, type RecordedEvent } from './event.js';
 import type { EventOutbox } from './event-outbox.js';
 import { EventsRepository } from './events.repository.js';

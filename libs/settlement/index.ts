@@ -1,6 +1,5 @@
 export * from './earnings.repository.js';
 export * from './earnings.service.js';
-export * from './housekeeping.service.js';
 export * from './poll-cycles.repository.js';
 export * from './poll-metrics.js';
 export * from './settlement-plan.js';

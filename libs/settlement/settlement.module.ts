@@ -4,10 +4,8 @@ import { ProviderModule, UpstreamCallListeners } from '#app/provider';
 import { RedisModule } from '#app/redis';
 import { QuotesDataModule } from '#app/quotes';
 import { SwapsDataModule } from '#app/swaps';
-import { WebhooksDataModule } from '#app/webhooks';
 import { EarningsRepository } from './earnings.repository.js';
 import { EarningsService } from './earnings.service.js';
-import { HousekeepingService } from './housekeeping.service.js';
 import { PollCyclesRepository } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
 import { SwapRefresher } from './swap-refresher.js';
@@ -59,7 +57,6 @@ export class SettlementModule {
         SwapRefreshModule,
         SwapsDataModule,
         QuotesDataModule,
-        WebhooksDataModule,
         EventsModule,
         ProviderModule,
         RedisModule,
@@ -69,9 +66,8 @@ export class SettlementModule {
         PollCyclesRepository,
         SwapPollingService,
         UsdPricer,
-        HousekeepingService,
       ],
-      exports: [SwapPollingService, HousekeepingService, SwapsDataModule, PollMetricsModule],
+      exports: [SwapPollingService, SwapsDataModule, PollMetricsModule],
     };
   }
 }
