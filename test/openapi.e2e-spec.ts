@@ -7,6 +7,15 @@ import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import request from 'supertest';
 import { ERROR_TABLE } from '#app/errors';
+import { ValidateAddressDto } from '../apps/api/addresses/dto/validate-address.dto.js';
+import { strictBodySchema } from '../apps/api/openapi/request-schemas.js';
+import { CreateQuoteDto } from '../apps/api/quotes/dto/create-quote.dto.js';
+import { CreateSwapDto } from '../apps/api/swaps/dto/create-swap.dto.js';
+import { TestDepositDto, TestStatusDto } from '../apps/api/test-helpers/dto/test-helpers.dto.js';
+import {
+  CreateWebhookEndpointDto,
+  UpdateWebhookEndpointDto,
+} from '../apps/api/webhook-endpoints/dto/webhook-endpoint.dto.js';
 import { createPartner, issueCredential } from './factories/partners.js';
 import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
 import { truncateAll } from './support/database.js';
@@ -14,6 +23,16 @@ import { spawnService, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 
 const run = promisify(execFile);
+/** The partner request bodies, each described from its validators. */
+const REQUEST_BODIES = [
+  CreateSwapDto,
+  CreateQuoteDto,
+  ValidateAddressDto,
+  CreateWebhookEndpointDto,
+  UpdateWebhookEndpointDto,
+  TestDepositDto,
+  TestStatusDto,
+];
 /** Jest runs from the repository root, as the other suites that start built apps assume. */
 const ROOT = process.cwd();
 const CHROMIUM = '/usr/bin/chromium';
@@ -21,11 +40,19 @@ const ADMIN = `Bearer ${TEST_ADMIN_TOKEN}`;
 
 interface ResponseObject {
   description: string;
+  headers?: Record<string, unknown>;
+  links?: Record<string, unknown>;
   content?: Record<string, { schema: Record<string, unknown> }>;
+}
+
+interface SchemaObject {
+  enum?: string[];
+  properties: Record<string, unknown>;
 }
 
 interface OperationObject {
   operationId?: string;
+  parameters?: { name: string; in: string; schema?: Record<string, unknown> }[];
   summary?: string;
   description?: string;
   security?: Record<string, string[]>[];
@@ -39,6 +66,8 @@ interface Document {
   servers?: { url: string }[];
   tags?: { name: string; description?: string }[];
   paths: Record<string, Record<string, OperationObject>>;
+  webhooks?: Record<string, Record<string, OperationObject>>;
+  components: { schemas: Record<string, SchemaObject> };
 }
 
 function operations(document: Document): [string, OperationObject][] {
@@ -292,6 +321,95 @@ describe('OpenAPI documents, a typed client and /docs', () => {
     );
   });
 
+  it('declares and describes every tag it uses, in both documents', () => {
+    for (const document of [partnerDocument, adminDocument]) {
+      const declared = new Map((document.tags ?? []).map((t) => [t.name, t.description ?? '']));
+      const operationsAndWebhooks = [
+        ...operations(document),
+        ...Object.values(document.webhooks ?? {}).flatMap((item) => Object.entries(item)),
+      ];
+      const used = new Set(operationsAndWebhooks.flatMap(([, op]) => op.tags ?? []));
+      for (const tag of used) {
+        expect({ tag, description: declared.get(tag) }).toEqual({
+          tag,
+          description: expect.stringMatching(/\w/) as unknown,
+        });
+      }
+    }
+    expect(partnerDocument.tags?.map((t) => t.name)).toEqual(
+      expect.arrayContaining(['events', 'webhook endpoints', 'webhooks']),
+    );
+  });
+
+  it('states request bodies exactly as the validators check them', () => {
+    const schemas = partnerDocument.components.schemas;
+    for (const dto of REQUEST_BODIES) {
+      const served = JSON.parse(
+        JSON.stringify(schemas[dto.name], (key: string, value: unknown) =>
+          // The words (not a property that happens to be named `description`).
+          ['description', 'example', 'default'].includes(key) && typeof value !== 'object'
+            ? undefined
+            : value,
+        ),
+      ) as unknown;
+      expect({ dto: dto.name, served }).toEqual({
+        dto: dto.name,
+        served: strictBodySchema(dto, {}),
+      });
+    }
+    const create = partnerDocument.paths['/v1/swaps'].post;
+    expect(create.parameters?.find((p) => p.name === 'Idempotency-Key')?.schema).toMatchObject({
+      type: 'string',
+      format: 'uuid',
+    });
+    expect(schemas.CreateSwapDto.properties).not.toHaveProperty('extraId');
+    expect(schemas.CreateSwapDto.properties.amountFrom).toMatchObject({
+      pattern: expect.any(String) as unknown,
+    });
+  });
+
+  it("names each operation's error codes, declares response headers, links and webhooks", () => {
+    const schemas = partnerDocument.components.schemas;
+    expect(schemas.SwapsCreateErrorCode.enum).toEqual(
+      expect.arrayContaining(['idempotency_key_in_use', 'rate_limited', 'internal']),
+    );
+    expect(schemas.TestHelpersDepositErrorCode.enum).toContain('conflict');
+    const created = partnerDocument.paths['/v1/swaps'].post.responses['201'];
+    expect(Object.keys(created.headers ?? {})).toEqual(
+      expect.arrayContaining([
+        'X-Request-Id',
+        'RateLimit-Limit',
+        'RateLimit-Remaining',
+        'RateLimit-Reset',
+        'RateLimit-Policy',
+        'Idempotent-Replayed',
+      ]),
+    );
+    expect(
+      Object.keys(partnerDocument.paths['/v1/swaps'].post.responses['429'].headers ?? {}),
+    ).toContain('Retry-After');
+    expect(created.links?.GetSwap).toEqual(
+      expect.objectContaining({
+        operationId: 'Swaps_get',
+        parameters: { id: '$response.body#/swap/id' },
+      }),
+    );
+    expect(Object.keys(partnerDocument.webhooks ?? {}).sort()).toEqual([
+      'endpoint.ping',
+      'swap.created',
+      'swap.status_changed',
+    ]);
+    const ping = partnerDocument.webhooks?.['endpoint.ping'].post;
+    expect(ping?.parameters?.map((p) => p.name)).toEqual([
+      'webhook-id',
+      'webhook-timestamp',
+      'webhook-signature',
+    ]);
+    expect(schemas.EndpointPingEvent.properties.data).toMatchObject({
+      required: ['webhookEndpointId'],
+    });
+  });
+
   it('a client typed from the partner document compiles strict and runs test mode to finished', async () => {
     const owner = await createPartner(api.app);
     const tester = await issueCredential(api.app, owner, 'test');
@@ -373,7 +491,7 @@ describe('OpenAPI documents, a typed client and /docs', () => {
     30_000,
   );
 
-  it('both documents lint clean with Redocly recommended rules', async () => {
+  it('both documents lint clean with Redocly recommended-strict rules', async () => {
     const results = await Promise.all(
       Object.entries({ partner: partnerDocument, admin: adminDocument }).map(
         async ([name, document]) => {
@@ -381,7 +499,7 @@ describe('OpenAPI documents, a typed client and /docs', () => {
           await writeFile(file, JSON.stringify(document));
           const { stdout } = await nodeBin(
             '@redocly/cli/bin/cli.js',
-            ['lint', '--extends=recommended', '--format=json', file],
+            ['lint', '--extends=recommended-strict', '--format=json', file],
             work,
             { REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
           );

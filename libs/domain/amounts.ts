@@ -6,6 +6,12 @@ import { Decimal } from 'decimal.js';
  */
 export const DECIMAL_STRING = /^\d+(\.\d+)?$/;
 
+/**
+ * A decimal string greater than zero: the shape every amount a partner sends must have, written
+ * with ASCII classes only so the OpenAPI document's copy means the same in every regex dialect.
+ */
+export const POSITIVE_DECIMAL_STRING = /^(?=[0-9.]*[1-9])[0-9]+(\.[0-9]+)?$/;
+
 /** The same with an optional minus sign (a percent delta such as `amountAnomalyPct`). */
 export const SIGNED_DECIMAL_STRING = /^-?\d+(\.\d+)?$/;
 

@@ -8,6 +8,12 @@ import type { SwapView } from '#app/domain';
 export const EVENT_TYPES = ['swap.created', 'swap.status_changed'] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** The one event that is sent but never stored: a test of one webhook endpoint. */
+export const PING_EVENT_TYPE = 'endpoint.ping';
+
+/** Every type a webhook delivery can carry. */
+export const WEBHOOK_EVENT_TYPES = [...EVENT_TYPES, PING_EVENT_TYPE] as const;
+
 /** `evt_` + 24 lowercase hex from a CSPRNG. */
 export const EVENT_ID = /^evt_[0-9a-f]{24}$/;
 
@@ -34,4 +40,13 @@ export interface EventData {
 /** An event with its owner, as it is stored and fanned out to webhook endpoints. */
 export interface RecordedEvent extends PartnerEvent {
   organizationId: string;
+}
+
+/** The body of a ping (`POST /v1/webhook_endpoints/{id}/ping`). */
+export interface PingEvent {
+  id: string;
+  type: typeof PING_EVENT_TYPE;
+  createdAt: string;
+  livemode: boolean;
+  data: { webhookEndpointId: string };
 }

@@ -90,9 +90,10 @@ class NoFanOutStore extends MemoryStore {
  * a reading for 1 ms, so each step also lets a few real milliseconds pass.
  */
 function advancingClock(): { advance(ms: number): Promise<void> } {
-  const realNow = performance.now.bind(performance);
+  // Frozen between advances, so a slow machine's own passing time never moves the windows.
+  const startMs = performance.now();
   let offsetMs = 0;
-  jest.spyOn(performance, 'now').mockImplementation(() => realNow() + offsetMs);
+  jest.spyOn(performance, 'now').mockImplementation(() => startMs + offsetMs);
   return {
     advance: async (ms) => {
       offsetMs += ms;

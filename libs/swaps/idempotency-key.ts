@@ -2,7 +2,9 @@ import { createHash } from 'node:crypto';
 import { stringify } from 'safe-stable-stringify';
 import { AppError, ErrorCode } from '#app/errors';
 
-const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/i;
+/** A UUID v4 in either case; the OpenAPI document states the same pattern for the header. */
+export const UUID_V4 =
+  /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-4[0-9a-fA-F]{3}-[89abAB][0-9a-fA-F]{3}-[0-9a-fA-F]{12}$/;
 
 /**
  * The `Idempotency-Key` header (docs/decisions.md, "Idempotency keys"): a UUID v4, optionally in

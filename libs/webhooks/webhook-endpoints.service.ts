@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import { EVENT_TYPES, newEventId } from '#app/events';
+import { EVENT_TYPES, newEventId, PING_EVENT_TYPE, type PingEvent } from '#app/events';
 import { CredentialCipher } from '#app/partners';
 import {
   checkWebhookTarget,
@@ -146,9 +146,9 @@ export class WebhookEndpointsService {
   async ping(id: string, owner: OwnerScope): Promise<WebhookAttemptView> {
     const endpoint = await this.own(id, owner);
     const now = new Date();
-    const event = {
+    const event: PingEvent = {
       id: newEventId(),
-      type: 'endpoint.ping',
+      type: PING_EVENT_TYPE,
       createdAt: now.toISOString(),
       livemode: endpoint.livemode,
       data: { webhookEndpointId: endpoint.id },

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CatalogueService } from '#app/catalogue';
-import { AppError, ErrorCode } from '#app/errors';
 import { LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provider';
 import type { ValidateAddressDto } from './dto/validate-address.dto.js';
 import type { ValidateAddressResponse } from './dto/validate-address.response.js';
@@ -21,11 +20,6 @@ export class AddressesService {
 
   async validate(request: ValidateAddressDto): Promise<ValidateAddressResponse> {
     const currency = await this.catalogue.currency(request.currency);
-    if (request.extraId !== undefined) {
-      throw new AppError(ErrorCode.InvalidRequest, `${currency.ticker} takes no extraId.`, {
-        param: 'extraId',
-      });
-    }
     if (!PLAUSIBLE_ADDRESS.test(request.address)) {
       return { valid: false, message: `This is not a ${currency.fullName} address.` };
     }

@@ -7,6 +7,13 @@ import {
   errorResponses,
   TRANSPORT_ERRORS,
 } from '../common/api-errors.decorator.js';
+import {
+  addLinks,
+  declareResponseHeaders,
+  describeWebhooks,
+  nameErrorCodes,
+  strictenRequests,
+} from './contract.js';
 
 type Json = unknown;
 type SecuritySchemeObject = NonNullable<Parameters<DocumentBuilder['addBearerAuth']>[0]>;
@@ -51,6 +58,20 @@ const PARTNER_TAGS: [string, string][] = [
       'through its lifecycle.',
   ],
   ['public', 'Unauthenticated prices for browsers.'],
+  [
+    'events',
+    "The event feed and a swap's history: every swap change as an Event, in a stable order, " +
+      'kept at least 30 days.',
+  ],
+  [
+    'webhook endpoints',
+    'Where the service pushes events: URLs of yours, each with its signing secret, its ' +
+      'delivery attempts and a ping.',
+  ],
+  [
+    'webhooks',
+    'What the service sends to your endpoints: one signed `POST` per event (Standard Webhooks).',
+  ],
   ['health', 'Liveness and readiness probes for load balancers and orchestrators.'],
 ];
 
@@ -133,13 +154,15 @@ function subset(
   info: { title: string; description: string },
   tags: [string, string][],
   security: string,
+  withWebhooks = false,
 ): OpenAPIObject {
   const scheme = SECURITY_SCHEMES[security];
   const paths = Object.fromEntries(Object.entries(full.paths).filter(([path]) => keep(path)));
+  const webhooks = withWebhooks ? (full as { webhooks?: Json }).webhooks : undefined;
   const schemas = (full.components?.schemas ?? {}) as Record<string, Json>;
   const used = new Set<string>();
-  referencedSchemas(paths, schemas, used);
-  return {
+  referencedSchemas([paths, webhooks ?? null], schemas, used);
+  const document: OpenAPIObject = {
     openapi: full.openapi,
     info: { ...full.info, ...info, license: LICENSE },
     servers: [{ url: '/', description: 'The server that serves this document.' }],
@@ -147,11 +170,21 @@ function subset(
     paths,
     components: {
       securitySchemes: { [security]: scheme },
+      headers: Object.fromEntries(
+        Object.entries(full.components?.headers ?? {}).filter(([name]) =>
+          JSON.stringify([paths, webhooks ?? null]).includes(`"#/components/headers/${name}"`),
+        ),
+      ),
       schemas: Object.fromEntries(
         Object.entries(schemas).filter(([name]) => used.has(name)),
       ) as never,
     },
   };
+  if (webhooks) {
+    (document as { webhooks?: Json }).webhooks = webhooks;
+  }
+  addLinks(document);
+  return document;
 }
 
 export interface OpenApiDocuments {
@@ -181,6 +214,10 @@ export function buildOpenApiDocuments(app: INestApplication): OpenApiDocuments {
   };
   operationsOf(generated).forEach(completeResponses);
   const full = toOpenApi31(generated) as OpenAPIObject;
+  strictenRequests(full, app);
+  nameErrorCodes(full);
+  declareResponseHeaders(full);
+  describeWebhooks(full);
   const isAdmin = (path: string) => path.startsWith('/admin/');
   return {
     partner: subset(
@@ -189,6 +226,7 @@ export function buildOpenApiDocuments(app: INestApplication): OpenApiDocuments {
       { title: 'Swap Partners API', description: PARTNER_DESCRIPTION },
       PARTNER_TAGS,
       PARTNER_SECURITY,
+      true,
     ),
     admin: subset(
       full,

@@ -9,7 +9,7 @@ import {
 import { ErrorCode } from '#app/errors';
 import type { Response } from 'express';
 import type { AuthenticatedPartner } from '#app/partners';
-import { SwapCreationService, SwapQueryService } from '#app/swaps';
+import { SwapCreationService, SwapQueryService, UUID_V4 } from '#app/swaps';
 import { CurrentPartner } from '../auth/current-partner.decorator.js';
 import { PartnerApi } from '../auth/partner-api.decorator.js';
 import { RequiresProviderActivation } from '../auth/partner-access.guard.js';
@@ -54,7 +54,14 @@ export class SwapsController {
   )
   @HttpCode(201)
   @RequiresProviderActivation()
-  @ApiHeader({ name: 'Idempotency-Key', required: true, description: 'UUID v4' })
+  @ApiHeader({
+    name: 'Idempotency-Key',
+    required: true,
+    description:
+      'A UUID v4 of yours, new for each swap you mean to create and the same on every retry of ' +
+      'it (kept 24 h per credential). The structured-field quoted form (`"…"`) is accepted too.',
+    schema: { type: 'string', format: 'uuid', pattern: UUID_V4.source },
+  })
   @ApiCreatedResponse({
     type: SwapResponse,
     description: 'The new swap (or, on a replay, the swap the key created).',

@@ -12,11 +12,4 @@ export class ValidateAddressDto {
     api: { example: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq' },
   })
   address: string;
-
-  @StringField('extraId', {
-    maxLength: 128,
-    required: false,
-    api: { description: 'Only for memo currencies, which v1 does not list' },
-  })
-  extraId?: string;
 }

@@ -5,7 +5,11 @@ import { IsBoolean, IsOptional } from 'class-validator';
 const BOOLEAN_WORDS: Record<string, boolean> = { true: true, '1': true, false: false, '0': false };
 
 export class CurrenciesQueryDto {
-  @ApiPropertyOptional({ type: 'boolean', default: false, description: 'Only tickers' })
+  @ApiPropertyOptional({
+    type: 'boolean',
+    default: false,
+    description: 'Only tickers. `true` or `false` (`1` and `0` read the same).',
+  })
   @IsOptional()
   @Transform(({ value }: { value: unknown }) =>
     typeof value === 'string' && value in BOOLEAN_WORDS ? BOOLEAN_WORDS[value] : value,

@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
+import { toInteger } from '../../common/integer-query.js';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { EVENT_TYPES, type EventType } from '#app/events';
 import { StringField } from '../../common/string-field.decorator.js';
@@ -16,7 +17,7 @@ export class ListEventsDto {
 
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
   @IsOptional()
-  @Type(() => Number)
+  @Transform(toInteger)
   @IsInt({ message: LIMIT_MESSAGE })
   @Min(1, { message: LIMIT_MESSAGE })
   @Max(200, { message: LIMIT_MESSAGE })

@@ -1,4 +1,4 @@
-import { StringField } from '../../common/string-field.decorator.js';
+import { AmountField } from '../../common/amount.decorator.js';
 import { TickerField } from '../../common/ticker.decorator.js';
 
 export class PublicQuoteQueryDto {
@@ -8,8 +8,7 @@ export class PublicQuoteQueryDto {
   @TickerField('to', 'eth')
   to: string;
 
-  @StringField('amount', {
-    maxLength: 64,
+  @AmountField('amount', {
     required: false,
     typeMessage: 'amount must be a decimal string.',
     api: { example: '1', default: '1' },

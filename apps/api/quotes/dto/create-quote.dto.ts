@@ -1,7 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { type SwapMode, DEFAULT_SWAP_MODE, SWAP_MODES } from '#app/domain';
-import { StringField } from '../../common/string-field.decorator.js';
+import { AmountField } from '../../common/amount.decorator.js';
 import { TickerField } from '../../common/ticker.decorator.js';
 
 export class CreateQuoteDto {
@@ -11,8 +11,7 @@ export class CreateQuoteDto {
   @TickerField('to', 'eth')
   to: string;
 
-  @StringField('amountFrom', {
-    maxLength: 64,
+  @AmountField('amountFrom', {
     typeMessage: 'amountFrom is required: a decimal string, e.g. "0.1".',
     api: { example: '0.1', description: 'Decimal string' },
   })

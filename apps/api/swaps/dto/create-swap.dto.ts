@@ -1,6 +1,7 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional } from 'class-validator';
 import { type SwapMode, DEFAULT_SWAP_MODE, SWAP_MODES } from '#app/domain';
+import { AmountField } from '../../common/amount.decorator.js';
 import { StringField } from '../../common/string-field.decorator.js';
 import { TickerField } from '../../common/ticker.decorator.js';
 
@@ -11,8 +12,7 @@ export class CreateSwapDto {
   @TickerField('to', 'eth')
   to: string;
 
-  @StringField('amountFrom', {
-    maxLength: 64,
+  @AmountField('amountFrom', {
     typeMessage: 'amountFrom is required: a decimal string, e.g. "0.1".',
     api: { example: '0.1', description: 'Decimal string within the pair bounds for the mode' },
   })
@@ -49,8 +49,4 @@ export class CreateSwapDto {
     api: { description: 'Token from a fixed quote; required for fixed' },
   })
   rateId?: string;
-
-  @ApiPropertyOptional({ description: 'Not supported in v1: memo currencies are not listed' })
-  @IsOptional()
-  extraId?: string;
 }

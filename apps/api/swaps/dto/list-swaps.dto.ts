@@ -1,5 +1,6 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
+import { toInteger } from '../../common/integer-query.js';
 import { IsInt, IsOptional, Max, Min } from 'class-validator';
 import { StringField } from '../../common/string-field.decorator.js';
 
@@ -8,7 +9,7 @@ const OFFSET_MESSAGE = `offset must be an integer from 0 to ${Number.MAX_SAFE_IN
 export class ListSwapsDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
   @IsOptional()
-  @Type(() => Number)
+  @Transform(toInteger)
   @IsInt({ message: 'limit must be an integer from 1 to 200.' })
   @Min(1, { message: 'limit must be an integer from 1 to 200.' })
   @Max(200, { message: 'limit must be an integer from 1 to 200.' })
@@ -21,7 +22,7 @@ export class ListSwapsDto {
     default: 0,
   })
   @IsOptional()
-  @Type(() => Number)
+  @Transform(toInteger)
   @IsInt({ message: OFFSET_MESSAGE })
   @Min(0, { message: OFFSET_MESSAGE })
   // 1e20 is an integer to JavaScript but no bigint to Postgres (a 500); past 2^53 it is not exact.

@@ -2,12 +2,11 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsBoolean, IsIn, IsOptional } from 'class-validator';
 import { TEST_HELPER_STATUSES, type TestHelperStatus } from '../test-helpers.service.js';
-import { StringField } from '../../common/string-field.decorator.js';
+import { AmountField } from '../../common/amount.decorator.js';
 import { TickerField } from '../../common/ticker.decorator.js';
 
 export class TestDepositDto {
-  @StringField('amount', {
-    maxLength: 64,
+  @AmountField('amount', {
     required: false,
     api: {
       example: '0.1',

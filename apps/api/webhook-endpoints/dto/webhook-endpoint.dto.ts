@@ -1,6 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
+import { Transform } from 'class-transformer';
+import { toInteger } from '../../common/integer-query.js';
 import {
   ArrayMaxSize,
   ArrayNotEmpty,
@@ -82,7 +83,7 @@ const LIMIT_MESSAGE = 'limit must be an integer from 1 to 100.';
 export class ListDeliveriesDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
   @IsOptional()
-  @Type(() => Number)
+  @Transform(toInteger)
   @IsInt({ message: LIMIT_MESSAGE })
   @Min(1, { message: LIMIT_MESSAGE })
   @Max(100, { message: LIMIT_MESSAGE })
