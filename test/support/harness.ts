@@ -67,12 +67,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
 
 /** Closes the newest first (the api before the sandbox it calls), every one even if one fails. */
 async function closeAll(opened: { close(): Promise<void> }[]): Promise<void> {
-  let failure: unknown = null;
+  let failure: Error | null = null;
   for (const resource of opened) {
     try {
       await resource.close();
     } catch (error) {
-      failure ??= error;
+      failure ??= error instanceof Error ? error : new Error(String(error));
     }
   }
   if (failure) {
