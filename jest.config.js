@@ -13,16 +13,33 @@ const swcConfig = {
   sourceMaps: 'inline',
 };
 
+/** Pages are TSX rendered by @kitajs/html (docs/decisions.md, "Dashboard pages"). */
+const swcTsxConfig = {
+  ...swcConfig,
+  jsc: {
+    ...swcConfig.jsc,
+    parser: { ...swcConfig.jsc.parser, tsx: true },
+    transform: {
+      ...swcConfig.jsc.transform,
+      react: { runtime: 'automatic', importSource: '@kitajs/html' },
+    },
+  },
+};
+
 export default {
   rootDir: '.',
   testEnvironment: 'node',
   testMatch: [
     '<rootDir>/apps/**/*.spec.ts',
+    '<rootDir>/apps/**/*.spec.tsx',
     '<rootDir>/libs/**/*.spec.ts',
     '<rootDir>/test/**/*.e2e-spec.ts',
   ],
-  extensionsToTreatAsEsm: ['.ts'],
-  transform: { '^.+\\.ts$': ['@swc/jest', swcConfig] },
+  extensionsToTreatAsEsm: ['.ts', '.tsx'],
+  transform: {
+    '^.+\\.ts$': ['@swc/jest', swcConfig],
+    '^.+\\.tsx$': ['@swc/jest', swcTsxConfig],
+  },
   moduleNameMapper: {
     '^#app/(.*)$': '<rootDir>/libs/$1/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',

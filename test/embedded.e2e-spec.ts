@@ -1,10 +1,11 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { chmod, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { WALKTHROUGH_HEADING } from '../apps/embedded/demo-seed.js';
+import { DashboardClient } from './support/dashboard.js';
 import { freePort, waitUntil } from './support/wait.js';
 
 const run = promisify(execFile);
@@ -97,6 +98,20 @@ describe('Embedded start (npm start)', () => {
     expect(stdout).toContain('"valid":true');
     expect(stdout).toContain('"livemode":false');
   }, 90_000);
+
+  it('prints the dashboard address and a demo owner who signs in to the demo organization', async () => {
+    const dashboard = /Dashboard: +(\S+)/.exec(output)?.[1];
+    const owner = /Demo owner: +(\S+) +password: (\S+)/.exec(output);
+    expect(dashboard).toBe(`http://localhost:${new URL(apiUrl).port}/partner`);
+    expect(owner).not.toBeNull();
+    const client = new DashboardClient(apiUrl);
+    await client.signIn(owner![1], owner![2]);
+    const overview = await client.get('/partner');
+    expect(overview.status).toBe(200);
+    expect(overview.text).toContain('Demo organization');
+    expect(output).toContain(owner![2]);
+    expect(readFileSync(join(dataDir, 'dashboard-demo-owner.json'), 'utf8')).toContain(owner![2]);
+  });
 
   it('stops cleanly on Ctrl-C: apps first, the database last, no error logged', async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));

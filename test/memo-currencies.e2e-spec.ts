@@ -9,7 +9,7 @@ describe('Memo currencies', () => {
   });
 
   afterAll(async () => {
-    await h.close();
+    await h?.close();
   });
 
   it('are absent from the currency list and refused as pair_unsupported in a quote', async () => {

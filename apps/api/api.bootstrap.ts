@@ -5,6 +5,7 @@ import { ApiConfig } from '#app/config';
 import { configureHttpApp, strictExpressAdapter } from '#app/http';
 import { PinoNestLogger } from '#app/logging';
 import { ApiModule } from './api.module.js';
+import { dashboardHttpMiddleware } from './dashboard/shared/dashboard-http.middleware.js';
 import { ApiMetrics } from './metrics/api.metrics.js';
 import { requestMetricsMiddleware } from './metrics/request-metrics.middleware.js';
 import { OpenApiDocumentHolder } from './openapi/openapi.controller.js';
@@ -32,7 +33,11 @@ export async function createApiApp(
     logger,
     trustProxyHops: config.trustProxyHops,
     timeouts: config.http,
-    beforeBody: [requestMetricsMiddleware(app.get(ApiMetrics)), publicCorsMiddleware],
+    beforeBody: [
+      requestMetricsMiddleware(app.get(ApiMetrics)),
+      publicCorsMiddleware,
+      dashboardHttpMiddleware(),
+    ],
     beforeError: (req, res) => limits.countRejected(req, res),
     ...options,
   });

@@ -7,6 +7,7 @@ import { WebhookOutbox, WebhooksDataModule } from '#app/webhooks';
 import { AddressesModule } from './addresses/addresses.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { CurrenciesModule } from './currencies/currencies.module.js';
+import { DashboardModule } from './dashboard/dashboard.module.js';
 import { EventsModule } from './events/events.module.js';
 import { MetricsModule } from './metrics/metrics.module.js';
 import { OpenApiModule } from './openapi/openapi.module.js';
@@ -48,6 +49,7 @@ export class ApiModule {
         SwapsModule,
         EventsModule,
         WebhookEndpointsModule,
+        DashboardModule.forRoot(config),
         TestHelpersModule.forRoot({
           testProviderUrl: config.testProvider?.url ?? null,
           timeoutMs: config.provider.timeoutMs,

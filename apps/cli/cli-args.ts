@@ -1,6 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { createValidationPipe } from '#app/http';
 import type { CredentialMode } from '#app/domain';
+import { CreateInvitationInput } from '#app/accounts';
 import { AuditQueryInput, CreateOrganizationInput, UpdateOrganizationInput } from '#app/partners';
 
 /** A command line the CLI cannot run; printed as one line on stderr. */
@@ -21,7 +22,10 @@ export type CliCommand =
   | { name: 'credential:list'; organizationId: string }
   | { name: 'credential:reveal'; publicKey: string }
   | { name: 'credential:revoke'; publicKey: string }
-  | { name: 'audit'; limit: number };
+  | { name: 'audit'; limit: number }
+  | { name: 'user:invite'; organizationId: string; invitation: CreateInvitationInput }
+  | { name: 'user:list'; organizationId: string }
+  | { name: 'user:disable'; userId: string };
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -35,11 +39,16 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
   credential:reveal <publicKey>
   credential:revoke <publicKey>
   audit [--limit <1-200>]
+  user:invite <organizationId> <email> --role owner|developer|viewer
+  user:list <organizationId>
+  user:disable <userId>
 
 Statuses: pending_review, active, suspended, rejected. --test issues a test-mode credential
 (pk_test_…), which works against the sandbox provider while the organization is pending_review.
 Results are JSON on stdout.
 Environment: DATABASE_URL, CREDENTIAL_ENCRYPTION_KEY, REDIS_URL (optional, for immediate revocation).
+user:invite mails the link when SMTP_URL is set (sender MAIL_FROM) and prints it either way; the
+link starts with PUBLIC_URL (default http://localhost:3000).
 `;
 
 type Options = NonNullable<ParseArgsConfig['options']>;
@@ -154,6 +163,21 @@ export async function parseCommand(argv: string[]): Promise<CliCommand> {
       const query = await validated(AuditQueryInput, { limit: values.limit });
       return { name, limit: query.limit };
     }
+    case 'user:invite': {
+      const { values, positionals } = parse(args, { role: { type: 'string' } }, [
+        'organizationId',
+        'email',
+      ]);
+      const invitation = await validated(CreateInvitationInput, {
+        email: positionals[1],
+        role: values.role,
+      });
+      return { name, organizationId: positionals[0], invitation };
+    }
+    case 'user:list':
+      return { name, organizationId: parse(args, {}, ['organizationId']).positionals[0] };
+    case 'user:disable':
+      return { name, userId: parse(args, {}, ['userId']).positionals[0] };
     default:
       throw new CliUsageError(`Unknown command '${name}'. Run 'npm run admin -- help'.`);
   }

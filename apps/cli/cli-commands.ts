@@ -1,4 +1,11 @@
 import {
+  type DashboardAccountsService,
+  isUuid,
+  toDashboardUserView,
+  toInvitationView,
+} from '#app/accounts';
+import { AppError, ErrorCode } from '#app/errors';
+import {
   assertOrganizationId,
   assertPublicKey,
   type OrganizationsService,
@@ -21,8 +28,31 @@ type RunnableCommand = Exclude<CliCommand, { name: 'help' }>;
 export async function runCommand(
   command: RunnableCommand,
   organizations: OrganizationsService,
+  dashboard: { accounts: DashboardAccountsService; publicUrl: string },
 ): Promise<object> {
   switch (command.name) {
+    case 'user:invite': {
+      const organizationId = assertOrganizationId(command.organizationId);
+      const { invitation, url } = await dashboard.accounts.invite(
+        { organizationId, ...command.invitation, invitedBy: CLI_ACTOR },
+        dashboard.publicUrl,
+      );
+      return { invitation: toInvitationView(invitation, url) };
+    }
+    case 'user:list': {
+      const organizationId = assertOrganizationId(command.organizationId);
+      await organizations.get(organizationId);
+      return {
+        users: (await dashboard.accounts.listUsers(organizationId)).map(toDashboardUserView),
+      };
+    }
+    case 'user:disable': {
+      if (!isUuid(command.userId)) {
+        throw new AppError(ErrorCode.NotFound, 'User not found.');
+      }
+      const user = await dashboard.accounts.disableUser(command.userId, CLI_ACTOR);
+      return { user: toDashboardUserView(user) };
+    }
     case 'org:create': {
       const organization = await organizations.create(
         toNewOrganization(command.organization),

@@ -1,6 +1,8 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { AccountsModule } from '#app/accounts';
 import type { CliConfig } from '#app/config';
 import { CoreModule } from '#app/core';
+import { MailModule } from '#app/mail';
 import { PartnersModule } from '#app/partners';
 
 /** What the admin CLI needs: the database, the revocation fan-out and the partners services. */
@@ -9,7 +11,12 @@ export class CliModule {
   static forRoot(config: CliConfig): DynamicModule {
     return {
       module: CliModule,
-      imports: [CoreModule.forRoot(config), PartnersModule],
+      imports: [
+        CoreModule.forRoot(config),
+        PartnersModule,
+        MailModule.config(config.mail),
+        AccountsModule,
+      ],
     };
   }
 }

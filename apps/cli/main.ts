@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { DashboardAccountsService } from '#app/accounts';
 import { loadCliConfig } from '#app/config';
 import { createRootLogger, logDestination, PinoNestLogger, resolveLogFormat } from '#app/logging';
 import { OrganizationsService } from '#app/partners';
@@ -31,7 +32,10 @@ async function main(argv: string[]): Promise<void> {
     abortOnError: false,
   });
   try {
-    const result = await runCommand(command, context.get(OrganizationsService));
+    const result = await runCommand(command, context.get(OrganizationsService), {
+      accounts: context.get(DashboardAccountsService),
+      publicUrl: config.publicUrl,
+    });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     await context.close();

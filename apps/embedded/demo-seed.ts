@@ -1,4 +1,8 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import type { INestApplicationContext } from '@nestjs/common';
+import { DashboardAccountsService } from '#app/accounts';
 import type { CredentialMode } from '#app/domain';
 import { OrganizationsService } from '#app/partners';
 
@@ -55,6 +59,38 @@ export async function ensureDemoOrganization(
   };
 }
 
+/** The demo owner's sign-in for the partner dashboard. */
+export interface DemoOwner {
+  email: string;
+  password: string;
+}
+
+export const DEMO_OWNER_EMAIL = 'demo-owner@example.com';
+
+/**
+ * The demo organization's dashboard owner: the password is generated on the first start and
+ * kept under the data directory with the other secrets, so every start prints one that works.
+ */
+export async function ensureDemoOwner(
+  app: INestApplicationContext,
+  organizationId: string,
+  dataDir: string,
+): Promise<DemoOwner> {
+  const file = join(dataDir, 'dashboard-demo-owner.json');
+  let owner: DemoOwner;
+  if (existsSync(file)) {
+    owner = JSON.parse(readFileSync(file, 'utf8')) as DemoOwner;
+  } else {
+    owner = { email: DEMO_OWNER_EMAIL, password: `demo-${randomBytes(12).toString('hex')}` };
+    mkdirSync(dataDir, { recursive: true });
+    writeFileSync(file, JSON.stringify(owner, null, 2), { mode: 0o600 });
+  }
+  await app
+    .get(DashboardAccountsService)
+    .ensureUser({ organizationId, email: owner.email, role: 'owner', password: owner.password });
+  return owner;
+}
+
 /** Marks the walkthrough's first line, so it can be found in the output (and tested). */
 export const WALKTHROUGH_HEADING = 'Test mode walkthrough: paste these lines into a shell.';
 
@@ -67,12 +103,23 @@ function field(path: string): string {
  * The banner printed at start: where everything is, then a walkthrough that runs as pasted,
  * with the test credential, from a quote to a finished swap.
  */
-export function demoBanner(baseUrl: string, demo: DemoOrganization, adminToken: string): string {
+export function demoBanner(
+  baseUrl: string,
+  demo: DemoOrganization,
+  adminToken: string,
+  owner?: { dashboardUrl: string } & DemoOwner,
+): string {
   const json = `-H 'Content-Type: application/json'`;
   return [
     '',
     'Swap Partners API is running (embedded mode).',
     `  API:              ${baseUrl}   (reference: ${baseUrl}/docs)`,
+    ...(owner
+      ? [
+          `  Dashboard:        ${owner.dashboardUrl}`,
+          `  Demo owner:       ${owner.email}  password: ${owner.password}`,
+        ]
+      : []),
     `  Demo org:         ${demo.organizationId}${demo.created ? ' (created now)' : ''}`,
     `  Live credential:  ${demo.live.publicKey}:${demo.live.secret}`,
     `  Test credential:  ${demo.test.publicKey}:${demo.test.secret}`,

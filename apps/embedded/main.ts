@@ -11,7 +11,7 @@ import { runProcess } from '#app/process';
 import { createApiApp } from '../api/api.bootstrap.js';
 import { startPoller } from '../poller/poller.bootstrap.js';
 import { startSandbox } from '../sandbox/sandbox.bootstrap.js';
-import { demoBanner, ensureDemoOrganization } from './demo-seed.js';
+import { demoBanner, ensureDemoOrganization, ensureDemoOwner } from './demo-seed.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { loadOrCreateSecrets } from './embedded-secrets.js';
 
@@ -126,8 +126,14 @@ await runProcess('embedded', async () => {
 
   const demo = await step(() => ensureDemoOrganization(api));
   if (demo) {
+    const owner = await ensureDemoOwner(api, demo.organizationId, embedded.dataDir);
+    // localhost, not 127.0.0.1: passkeys (WebAuthn) need a host name.
+    const dashboardUrl = `${apiConfig.dashboard.publicUrl ?? `http://localhost:${apiConfig.port}`}/partner`;
     process.stdout.write(
-      demoBanner(`http://127.0.0.1:${apiConfig.port}`, demo, apiConfig.adminToken),
+      demoBanner(`http://127.0.0.1:${apiConfig.port}`, demo, apiConfig.adminToken, {
+        dashboardUrl,
+        ...owner,
+      }),
     );
   }
 });

@@ -76,8 +76,25 @@ export interface WebhookConfig {
   retryBaseMs: number;
 }
 
+/** Outgoing mail (`SMTP_URL`, `MAIL_FROM`): without `smtpUrl` each mail is written to the log. */
+export interface MailConfig {
+  smtpUrl: string | null;
+  from: string;
+}
+
+/** The partner dashboard at `/partner`. */
+export interface DashboardConfig {
+  /**
+   * `PUBLIC_URL`: the origin partners reach the service at (links in mails, the same-origin
+   * check); null: each request's own scheme and `Host`.
+   */
+  publicUrl: string | null;
+}
+
 export interface ApiConfig extends CommonConfig {
   port: number;
+  mail: MailConfig;
+  dashboard: DashboardConfig;
   http: HttpServerConfig;
   trustProxyHops: number;
   adminToken: string;
@@ -238,12 +255,32 @@ function webhooks(reader: EnvReader, appEnv: string): WebhookConfig {
   };
 }
 
+const DEFAULT_MAIL_FROM = 'Swap Partners <no-reply@localhost>';
+/** A display name and an address in angle brackets, or a bare address; no line breaks. */
+const MAIL_FROM_PATTERN = /^(?:[^<>\r\n]{0,100}<[^<>@\s]+@[^<>@\s]+>|[^<>@\s]+@[^<>@\s]+)$/;
+
+function mail(reader: EnvReader): MailConfig {
+  const from = reader.optional('MAIL_FROM') ?? DEFAULT_MAIL_FROM;
+  if (!MAIL_FROM_PATTERN.test(from)) {
+    throw new ConfigError('MAIL_FROM', 'must be an address, optionally with a name: Name <a@b.c>');
+  }
+  return { smtpUrl: reader.optionalUrl('SMTP_URL', ['smtp', 'smtps']) ?? null, from };
+}
+
+/** Only the origin of `PUBLIC_URL` counts: a path or query in it would make no link better. */
+function dashboard(reader: EnvReader): DashboardConfig {
+  const url = reader.optionalUrl('PUBLIC_URL', HTTP);
+  return { publicUrl: url === undefined ? null : new URL(url).origin };
+}
+
 export function loadApiConfig(env: Env, options: LoadOptions = {}): ApiConfig {
   const reader = new EnvReader(env);
   const live = provider(reader);
   const shared = common(reader);
   return {
     ...shared,
+    mail: mail(reader),
+    dashboard: dashboard(reader),
     webhooks: webhooks(reader, shared.appEnv),
     database: database(reader, DATABASE_TIMEOUT_MS.api),
     redis: redis(reader, options),
@@ -350,6 +387,9 @@ export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
 
 /** Settings of the admin CLI (`npm run admin`): no HTTP server and no provider. */
 export interface CliConfig extends CommonConfig {
+  /** Invitation links start here: `PUBLIC_URL`, else `http://localhost:3000`. */
+  publicUrl: string;
+  mail: MailConfig;
   database: DatabaseConfig;
   redis: RedisConfig;
   credentialEncryptionKey: Buffer;
@@ -365,6 +405,8 @@ export function loadCliConfig(env: Env): CliConfig {
   return {
     ...common(reader),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'warn'),
+    publicUrl: dashboard(reader).publicUrl ?? 'http://localhost:3000',
+    mail: mail(reader),
     database: database(reader, DATABASE_TIMEOUT_MS.cli),
     redis: redis(reader, { allowInProcessStores: true }),
     credentialEncryptionKey: reader.base64Key('CREDENTIAL_ENCRYPTION_KEY', 32),

@@ -39,6 +39,10 @@ export enum ErrorCode {
   UpstreamUnavailable = 'upstream_unavailable',
   ServiceUnavailable = 'service_unavailable',
   Internal = 'internal',
+  /** The partner dashboard's accounts. */
+  Forbidden = 'forbidden',
+  EmailTaken = 'email_taken',
+  LastOwner = 'last_owner',
 }
 
 export type ErrorType =
@@ -100,4 +104,7 @@ export const ERROR_TABLE: Record<ErrorCode, ErrorClass> = {
   },
   [ErrorCode.ServiceUnavailable]: { type: 'internal_error', status: 503, wireCode: 'internal' },
   [ErrorCode.Internal]: { type: 'internal_error', status: 500 },
+  [ErrorCode.Forbidden]: { type: 'authorization_error', status: 403 },
+  [ErrorCode.EmailTaken]: { type: 'conflict', status: 409 },
+  [ErrorCode.LastOwner]: { type: 'conflict', status: 409 },
 };

@@ -16,6 +16,10 @@ function hasBody(req: Request): boolean {
  * and so must declare it.
  */
 export function requireJsonContentType(req: Request, _res: Response, next: NextFunction): void {
+  if (isFormPath(req.path)) {
+    next();
+    return;
+  }
   const needsJson =
     METHODS_WITH_BODY.has(req.method) && (hasBody(req) || req.path.startsWith('/v1/'));
   if (needsJson && !req.is('application/json')) {
@@ -27,6 +31,14 @@ export function requireJsonContentType(req: Request, _res: Response, next: NextF
     return;
   }
   next();
+}
+
+/**
+ * The partner dashboard's pages post HTML forms (`application/x-www-form-urlencoded`), so they
+ * work without script; anything else they are sent is left unparsed and fails their checks.
+ */
+export function isFormPath(path: string): boolean {
+  return path === '/partner' || path.startsWith('/partner/');
 }
 
 /** Far above any body the API takes (the deepest, a legacy swap import, nests 3 levels). */
@@ -67,7 +79,17 @@ export function nestingExceeds(body: unknown, maxDepth: number): boolean {
  */
 export function jsonBodyParser(): RequestHandler {
   const parse = express.json({ limit: BODY_LIMIT_BYTES, strict: true, type: 'application/json' });
+  const parseForm = express.urlencoded({
+    limit: BODY_LIMIT_BYTES,
+    extended: false,
+    parameterLimit: 100,
+    type: 'application/x-www-form-urlencoded',
+  });
   return (req: Request, res: Response, next: NextFunction): void => {
+    if (isFormPath(req.path)) {
+      parseForm(req, res, next);
+      return;
+    }
     parse(req, res, (error?: unknown) => {
       if (error !== undefined) {
         next(error);

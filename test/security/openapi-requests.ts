@@ -8,6 +8,13 @@ export type Schema = {
   example?: unknown;
   default?: unknown;
   minimum?: number;
+  maximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  pattern?: string;
+  minItems?: number;
+  uniqueItems?: boolean;
+  additionalProperties?: boolean;
   properties?: Record<string, Schema>;
   required?: string[];
   items?: Schema;
@@ -20,21 +27,31 @@ interface Parameter {
   schema: Schema;
 }
 
+export interface Link {
+  operationId: string;
+  parameters: Record<string, string>;
+}
+
 interface OperationObject {
+  operationId?: string;
   parameters?: Parameter[];
   requestBody?: { content: Record<string, { schema: Schema }> };
   security?: unknown[];
+  responses?: Record<string, { links?: Record<string, Link> }>;
 }
 
 export interface OpenApiDocument {
   paths: Record<string, Record<string, OperationObject>>;
-  components: { schemas: Record<string, Schema> };
+  components: { schemas: Record<string, Schema>; headers?: Record<string, unknown> };
 }
 
 /** Who may call an operation: a partner credential, the admin token, or anyone. */
 export type Caller = 'partner' | 'admin' | 'anyone';
 
 export interface Operation {
+  operationId: string;
+  /** The links of its success answer, by name. */
+  links: Record<string, Link>;
   method: string;
   /** The templated path, as in the document. */
   template: string;
@@ -79,7 +96,12 @@ export function operationsOf(document: OpenApiDocument): Operation[] {
   for (const [template, methods] of Object.entries(document.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
       const secured = (operation.security ?? []).length > 0;
+      const success = Object.entries(operation.responses ?? {}).find(([status]) =>
+        status.startsWith('2'),
+      );
       operations.push({
+        operationId: operation.operationId ?? `${method} ${template}`,
+        links: success?.[1].links ?? {},
         method: method.toUpperCase(),
         template,
         caller: template.startsWith('/admin/') ? 'admin' : secured ? 'partner' : 'anyone',
@@ -134,7 +156,12 @@ export function resolve(document: OpenApiDocument, schema: Schema): Schema {
   return name ? document.components.schemas[name] : schema;
 }
 
-function sample(document: OpenApiDocument, name: string, raw: Schema, fixtures: Fixtures): unknown {
+export function sample(
+  document: OpenApiDocument,
+  name: string,
+  raw: Schema,
+  fixtures: Fixtures,
+): unknown {
   const schema = resolve(document, raw);
   const hint = hinted(name, fixtures);
   if (hint !== undefined && (!schema.enum || schema.enum.includes(hint))) {
@@ -165,7 +192,7 @@ function sample(document: OpenApiDocument, name: string, raw: Schema, fixtures: 
   }
 }
 
-function sampleObject(
+export function sampleObject(
   document: OpenApiDocument,
   schema: Schema,
   fixtures: Fixtures,
@@ -257,11 +284,11 @@ const RAW_BODIES: [string, string][] = [
 
 // ---- plans -------------------------------------------------------------------------------------
 
-function fillPath(template: string, values: Record<string, string>): string {
+export function fillPath(template: string, values: Record<string, string>): string {
   return template.replace(/\{(\w+)\}/g, (_match, name: string) => values[name] ?? 'missing');
 }
 
-function queryString(values: Record<string, unknown>): string {
+export function queryString(values: Record<string, unknown>): string {
   const pairs = Object.entries(values).map(([k, v]) => `${k}=${String(v)}`);
   return pairs.length > 0 ? `?${pairs.join('&')}` : '';
 }

@@ -31,7 +31,8 @@ export async function truncateAll(url = testDatabaseUrl()): Promise<void> {
   try {
     await client.query(`TRUNCATE organizations, credentials, swaps, idempotency_keys, fixed_rates,
       earnings_ledger, earnings_pending, payouts, audit_log, swap_events, poll_cycles,
-      upstream_slots RESTART IDENTITY CASCADE`);
+      upstream_slots, dashboard_users, dashboard_sessions, dashboard_invitations,
+      dashboard_password_resets RESTART IDENTITY CASCADE`);
   } finally {
     await client.end();
   }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AccountsModule } from '#app/accounts';
 import { PartnersModule } from '#app/partners';
 import { EarningsModule } from '#app/settlement';
 import { SwapsModule } from '#app/swaps';
@@ -6,6 +7,7 @@ import { WebhooksModule } from '#app/webhooks';
 import { AdminApiModule } from './admin-api.module.js';
 import { AdminAuditController } from './audit.controller.js';
 import { AdminCredentialsController } from './credentials.controller.js';
+import { AdminDashboardUsersController } from './dashboard-users.controller.js';
 import { AdminEarningsController } from './earnings.controller.js';
 import { AdminLegacySwapsController } from './legacy-swaps.controller.js';
 import { AdminOrganizationsController } from './organizations.controller.js';
@@ -17,7 +19,14 @@ import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.
  * authenticator that serves partner requests.
  */
 @Module({
-  imports: [AdminApiModule, PartnersModule, SwapsModule, EarningsModule, WebhooksModule],
+  imports: [
+    AdminApiModule,
+    PartnersModule,
+    SwapsModule,
+    EarningsModule,
+    WebhooksModule,
+    AccountsModule,
+  ],
   controllers: [
     AdminOrganizationsController,
     AdminCredentialsController,
@@ -25,6 +34,7 @@ import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.
     AdminLegacySwapsController,
     AdminEarningsController,
     AdminWebhookEndpointsController,
+    AdminDashboardUsersController,
   ],
 })
 export class AdminModule {}

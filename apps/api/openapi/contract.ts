@@ -377,16 +377,6 @@ export function describeWebhooks(document: OpenAPIObject): void {
       webhookEndpointId: { type: 'string', pattern: WEBHOOK_ENDPOINT_ID.source },
     },
   });
-  components.WebhookEvent = {
-    description: 'Any body a webhook delivery carries, told apart by `type`.',
-    oneOf: WEBHOOK_EVENTS.map(([, name]) => ({ $ref: `#/components/schemas/${name}` })),
-    discriminator: {
-      propertyName: 'type',
-      mapping: Object.fromEntries(
-        WEBHOOK_EVENTS.map(([type, name]) => [type, `#/components/schemas/${name}`]),
-      ),
-    },
-  };
   (document as { webhooks?: object }).webhooks = Object.fromEntries(
     WEBHOOK_EVENTS.map(([type, name, summary, description]) => [
       type,

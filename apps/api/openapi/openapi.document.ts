@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { ErrorCode } from '#app/errors';
 import { ADMIN_SECURITY } from '../admin/admin-api.decorator.js';
 import { PARTNER_SECURITY } from '../auth/partner-api.decorator.js';
 import {
@@ -106,8 +107,30 @@ function toOpenApi31(node: Json): Json {
   return copy;
 }
 
-function operationsOf(document: OpenAPIObject): Operation[] {
-  return Object.values(document.paths).flatMap((item) => Object.values(item) as Operation[]);
+/**
+ * A path parameter that is not valid percent-encoding (`%C0%80`) is refused before routing with
+ * 400 `invalid_request`, so every operation with one declares that code under 400.
+ */
+function declarePathDecoding(path: string, operation: Operation): void {
+  if (!path.includes('{')) {
+    return;
+  }
+  const existing = operation.responses['400'] as
+    { content?: { 'application/json'?: { schema?: Json } } } | undefined;
+  const schema = existing?.content?.['application/json']?.schema as
+    { properties?: { error?: { properties?: { code?: { enum?: string[] } } } } } | undefined;
+  const codes = (schema?.properties?.error?.properties?.code?.enum ?? []) as ErrorCode[];
+  if (codes.includes(ErrorCode.InvalidRequest)) {
+    return;
+  }
+  const [{ description, schema: merged, examples }] = errorResponses([
+    ...codes,
+    ErrorCode.InvalidRequest,
+  ]);
+  operation.responses['400'] = {
+    description,
+    content: { 'application/json': { schema: merged, examples } },
+  };
 }
 
 /** Every error answer: the statuses the operation declares, what any route may answer, the rest. */
@@ -212,7 +235,12 @@ export function buildOpenApiDocuments(app: INestApplication): OpenApiDocuments {
     ...generated.components.schemas,
     ErrorEnvelope: errorEnvelopeSchema() as never,
   };
-  operationsOf(generated).forEach(completeResponses);
+  for (const [path, item] of Object.entries(generated.paths)) {
+    for (const operation of Object.values(item) as Operation[]) {
+      declarePathDecoding(path, operation);
+      completeResponses(operation);
+    }
+  }
   const full = toOpenApi31(generated) as OpenAPIObject;
   strictenRequests(full, app);
   nameErrorCodes(full);

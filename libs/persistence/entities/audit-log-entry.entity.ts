@@ -18,6 +18,10 @@ export class AuditLogEntryEntity {
   @Column({ name: 'target_id', type: 'varchar', length: 128 })
   targetId: string;
 
+  /** The organization the entry concerns, so it can read its own log; null for operator-wide entries. */
+  @Column({ name: 'organization_id', type: 'uuid', nullable: true })
+  organizationId: string | null;
+
   @Column({ type: 'jsonb', nullable: true })
   details: Record<string, unknown> | null;
 

@@ -3,6 +3,7 @@ import { UpstreamSlots1763900000000 } from './1763900000000-upstream-slots.js';
 import { PollCycles1764000000000 } from './1764000000000-poll-cycles.js';
 import { TestMode1764100000000 } from './1764100000000-test-mode.js';
 import { EventsAndWebhooks1764200000000 } from './1764200000000-events-and-webhooks.js';
+import { DashboardAccounts1764400000000 } from './1764400000000-dashboard-accounts.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
 export const MIGRATIONS = [
@@ -11,4 +12,5 @@ export const MIGRATIONS = [
   PollCycles1764000000000,
   TestMode1764100000000,
   EventsAndWebhooks1764200000000,
+  DashboardAccounts1764400000000,
 ];

@@ -1,0 +1,170 @@
+import { Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { DashboardAccountsService } from '#app/accounts';
+import { AppError, ErrorCode } from '#app/errors';
+import { Field } from '../components/field.js';
+import { FormError, Notice } from '../components/flash.js';
+import { Form } from '../components/form.js';
+import { Layout } from '../components/layout.js';
+import type { PageContext } from '../shared/dashboard-request.js';
+import { DASHBOARD_SETTINGS, type DashboardSettings } from '../shared/dashboard.config.js';
+import { DashboardController, FormBody, Page, PublicPage } from '../shared/dashboard.decorators.js';
+import { setFlash } from '../shared/flash.js';
+import { emailProblem, passwordFieldProblem } from '../shared/form-rules.js';
+import { serviceOrigin } from '../shared/origin.js';
+import { SeeOther } from '../shared/see-other.js';
+import { LinkGonePage, SetPasswordPage } from './accounts.pages.js';
+
+/** The same answer whether or not the address has an account. */
+export const RESET_SENT =
+  'If an account exists for this email, we sent it a link to choose a new password. The link works once, for 1 hour.';
+
+function ForgotPasswordPage({
+  ctx,
+  email,
+  error,
+  sent,
+}: {
+  ctx: PageContext;
+  email?: string;
+  error?: string | null;
+  sent?: boolean;
+}): JSX.Element {
+  return (
+    <Layout ctx={ctx} title="Forgot password">
+      <h1>Forgot password?</h1>
+      {sent ? (
+        <Notice>
+          <p role="status">{RESET_SENT}</p>
+        </Notice>
+      ) : (
+        <p>We mail you a link to choose a new password.</p>
+      )}
+      <FormError message={error} />
+      <div class="panel">
+        <Form ctx={ctx} action="/partner/forgot-password" label="Send reset link">
+          <Field
+            label="Email"
+            name="email"
+            type="email"
+            value={email}
+            autocomplete="username"
+            required
+          />
+          <div class="actions">
+            <button type="submit">Send reset link</button>
+          </div>
+        </Form>
+      </div>
+      <p>
+        <a href="/partner/login">Back to sign in</a>
+      </p>
+    </Layout>
+  );
+}
+
+/** "Forgot password?": a single-use link valid 1 hour, by mail; then the page that uses it. */
+@DashboardController()
+export class PasswordResetController {
+  constructor(
+    private readonly accounts: DashboardAccountsService,
+    @Inject(DASHBOARD_SETTINGS) private readonly settings: DashboardSettings,
+  ) {}
+
+  @Get('forgot-password')
+  @PublicPage()
+  forgot(@Page() ctx: PageContext): JSX.Element {
+    return <ForgotPasswordPage ctx={ctx} />;
+  }
+
+  @Post('forgot-password')
+  @PublicPage()
+  @HttpCode(200)
+  async sendLink(
+    @Page() ctx: PageContext,
+    @FormBody() form: Record<string, string>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<JSX.Element> {
+    const email = (form.email ?? '').trim();
+    const problem = emailProblem(email);
+    if (problem) {
+      res.status(400);
+      return <ForgotPasswordPage ctx={ctx} email={email.slice(0, 254)} error={problem} />;
+    }
+    await this.accounts.requestPasswordReset(email, serviceOrigin(req, this.settings.publicUrl));
+    return <ForgotPasswordPage ctx={ctx} sent />;
+  }
+
+  @Get('reset-password/:token')
+  @PublicPage()
+  async resetPage(
+    @Page() ctx: PageContext,
+    @Param('token') token: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<JSX.Element> {
+    if (!(await this.accounts.isResetLinkOpen(token))) {
+      res.status(404);
+      return <LinkGonePage ctx={ctx} what="password reset" />;
+    }
+    return <ResetPage ctx={ctx} token={token} />;
+  }
+
+  @Post('reset-password/:token')
+  @PublicPage()
+  @HttpCode(200)
+  async reset(
+    @Page() ctx: PageContext,
+    @Param('token') token: string,
+    @FormBody() form: Record<string, string>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<JSX.Element> {
+    const password = form.password ?? '';
+    const problem = passwordFieldProblem(password);
+    if (problem) {
+      res.status(400);
+      return <ResetPage ctx={ctx} token={token} error={problem} />;
+    }
+    try {
+      await this.accounts.resetPassword(token, password);
+    } catch (error: unknown) {
+      if (error instanceof AppError && error.param === 'password') {
+        res.status(400);
+        return <ResetPage ctx={ctx} token={token} error={error.message} />;
+      }
+      if (error instanceof AppError && error.code === ErrorCode.NotFound) {
+        res.status(404);
+        return <LinkGonePage ctx={ctx} what="password reset" />;
+      }
+      throw error;
+    }
+    setFlash(req, res, {
+      kind: 'success',
+      text: 'Your password is changed and every session ended. Sign in with the new password.',
+    });
+    throw new SeeOther('/partner/login');
+  }
+}
+
+function ResetPage({
+  ctx,
+  token,
+  error,
+}: {
+  ctx: PageContext;
+  token: string;
+  error?: string;
+}): JSX.Element {
+  return (
+    <SetPasswordPage
+      ctx={ctx}
+      title="Choose a new password"
+      intro="Choose a new password. Every session of your account ends when you do."
+      action={`/partner/reset-password/${token}`}
+      email={null}
+      button="Change password"
+      error={error}
+    />
+  );
+}

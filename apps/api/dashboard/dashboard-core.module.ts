@@ -1,0 +1,17 @@
+import { Module } from '@nestjs/common';
+import { AccountsModule } from '#app/accounts';
+import { PartnersModule } from '#app/partners';
+import { RateLimitingModule } from '../rate-limiting/rate-limiting.module.js';
+import { DashboardCsrf } from './shared/dashboard.csrf.js';
+import { DashboardGuard } from './shared/dashboard.guard.js';
+
+/**
+ * What every dashboard page module imports: the accounts (sessions, re-authentication, mail,
+ * audit) and what `@DashboardController` needs (the guard, CSRF and the request limits).
+ */
+@Module({
+  imports: [AccountsModule, PartnersModule, RateLimitingModule],
+  providers: [DashboardCsrf, DashboardGuard],
+  exports: [AccountsModule, PartnersModule, RateLimitingModule, DashboardCsrf, DashboardGuard],
+})
+export class DashboardCoreModule {}

@@ -1,0 +1,54 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import type { ApiConfig } from '#app/config';
+import { MailModule } from '#app/mail';
+import { AccountsController } from './accounts/accounts.controller.js';
+import { PasswordResetController } from './accounts/password-reset.controller.js';
+import { AuditLogController } from './audit-log/audit-log.controller.js';
+import { AssetsController } from './assets/assets.controller.js';
+import { DashboardCoreModule } from './dashboard-core.module.js';
+import { OverviewController } from './overview/overview.controller.js';
+import { SecurityController } from './security/security.controller.js';
+import { TeamController } from './team/team.controller.js';
+import { DASHBOARD_SETTINGS, dashboardSettings } from './shared/dashboard.config.js';
+
+/** The partner dashboard's settings, for the whole app (configuration only). */
+@Module({})
+class DashboardSettingsModule {}
+
+/** The accounts pages, the Overview, Team, Security and Audit log. */
+@Module({
+  imports: [DashboardCoreModule],
+  controllers: [
+    AccountsController,
+    PasswordResetController,
+    OverviewController,
+    TeamController,
+    SecurityController,
+    AuditLogController,
+  ],
+})
+class AccountsPagesModule {}
+
+/**
+ * The partner dashboard at `/partner` and its `/assets`. Each page group is its own module,
+ * importing `DashboardCoreModule`, listed here.
+ */
+@Module({})
+export class DashboardModule {
+  static forRoot(config: ApiConfig): DynamicModule {
+    return {
+      module: DashboardModule,
+      imports: [
+        {
+          module: DashboardSettingsModule,
+          global: true,
+          providers: [{ provide: DASHBOARD_SETTINGS, useValue: dashboardSettings(config) }],
+          exports: [DASHBOARD_SETTINGS],
+        },
+        MailModule.config(config.mail),
+        AccountsPagesModule,
+      ],
+      controllers: [AssetsController],
+    };
+  }
+}

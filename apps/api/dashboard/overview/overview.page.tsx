@@ -1,0 +1,81 @@
+import type { SignedIn } from '#app/accounts';
+import { Notice } from '../components/flash.js';
+import { Layout } from '../components/layout.js';
+import type { PageContext } from '../shared/dashboard-request.js';
+
+const STATUS_LABELS: Record<SignedIn['organization']['status'], string> = {
+  pending_review: 'Pending review',
+  active: 'Active',
+  suspended: 'Suspended',
+  rejected: 'Rejected',
+};
+
+/** What the organization should do next, given where it stands. */
+export function NextSteps({ signedIn }: { signedIn: SignedIn }): JSX.Element {
+  const { organization } = signedIn;
+  switch (organization.status) {
+    case 'pending_review':
+      return (
+        <Notice title="What to do next">
+          <p>
+            Your application is in review. Use test mode meanwhile: switch on "Test mode", create a
+            test key on API keys and try the whole flow against the sandbox.
+          </p>
+        </Notice>
+      );
+    case 'active':
+      return organization.providerActivated ? (
+        <Notice title="What to do next">
+          <p>
+            You are live. Create a live key on <a href="/partner/api-keys">API keys</a> and point
+            your webhooks at your servers.
+          </p>
+        </Notice>
+      ) : (
+        <Notice title="What to do next">
+          <p>
+            Your organization is active; the provider is still activating it, so live quotes and
+            swaps answer 503 provider_credential_pending for now. Test mode works meanwhile.
+          </p>
+        </Notice>
+      );
+    case 'suspended':
+      return (
+        <Notice title="What to do next">
+          <p>Your organization is suspended: live calls are refused. Contact us to restore it.</p>
+        </Notice>
+      );
+    case 'rejected':
+      return (
+        <Notice title="What to do next">
+          <p>Your application was not accepted. Contact us if you think this is a mistake.</p>
+        </Notice>
+      );
+  }
+}
+
+export function OverviewPage({
+  ctx,
+  signedIn,
+}: {
+  ctx: PageContext;
+  signedIn: SignedIn;
+}): JSX.Element {
+  return (
+    <Layout ctx={ctx} title="Overview">
+      <h1>Overview</h1>
+      <section class="panel" aria-labelledby="org-heading">
+        <h2 id="org-heading" safe>
+          {signedIn.organization.name}
+        </h2>
+        <dl class="facts">
+          <dt>Status</dt>
+          <dd safe>{STATUS_LABELS[signedIn.organization.status]}</dd>
+          <dt>Mode</dt>
+          <dd>{signedIn.session.mode === 'test' ? 'Test' : 'Live'}</dd>
+        </dl>
+      </section>
+      <NextSteps signedIn={signedIn} />
+    </Layout>
+  );
+}

@@ -1,0 +1,50 @@
+import cookieParser from 'cookie-parser';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+/** `/partner` and everything under it. */
+export function isDashboardPath(path: string): boolean {
+  return path === '/partner' || path.startsWith('/partner/');
+}
+
+/**
+ * Scripts, styles and images only from our own `/assets` (no inline script, no CDN), forms only
+ * to ourselves, never framed.
+ */
+export const DASHBOARD_CSP = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const HEADERS: [string, string][] = [
+  ['Content-Security-Policy', DASHBOARD_CSP],
+  ['Cache-Control', 'no-store'],
+  ['X-Content-Type-Options', 'nosniff'],
+  ['Referrer-Policy', 'same-origin'],
+  ['X-Frame-Options', 'DENY'],
+];
+
+const parseCookies = cookieParser();
+
+/**
+ * Every `/partner` answer, pages, redirects and errors alike, gets the dashboard's headers; its
+ * cookies are parsed. Other paths pass untouched.
+ */
+export function dashboardHttpMiddleware(): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction): void => {
+    if (!isDashboardPath(req.path)) {
+      next();
+      return;
+    }
+    for (const [name, value] of HEADERS) {
+      res.setHeader(name, value);
+    }
+    parseCookies(req, res, next);
+  };
+}

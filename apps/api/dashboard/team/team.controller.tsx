@@ -1,0 +1,155 @@
+import { Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import {
+  DashboardAccountsService,
+  isDashboardRole,
+  ReauthenticationService,
+  type SignedIn,
+} from '#app/accounts';
+import { AppError, ErrorCode } from '#app/errors';
+import type { PageContext } from '../shared/dashboard-request.js';
+import { DASHBOARD_SETTINGS, type DashboardSettings } from '../shared/dashboard.config.js';
+import {
+  CurrentUser,
+  DashboardController,
+  FormBody,
+  Page,
+  Roles,
+} from '../shared/dashboard.decorators.js';
+import { setFlash } from '../shared/flash.js';
+import { emailProblem } from '../shared/form-rules.js';
+import { serviceOrigin } from '../shared/origin.js';
+import { SeeOther } from '../shared/see-other.js';
+import { TeamPage } from './team.page.js';
+
+const BACK = new SeeOther('/partner/team');
+const REAUTH_NEEDED = 'Confirm with your password to change the team.';
+
+/** The Team page: owners invite, change roles and remove members (never the last owner). */
+@DashboardController('team')
+export class TeamController {
+  constructor(
+    private readonly accounts: DashboardAccountsService,
+    private readonly reauth: ReauthenticationService,
+    @Inject(DASHBOARD_SETTINGS) private readonly settings: DashboardSettings,
+  ) {}
+
+  @Get()
+  @Roles('owner')
+  async page(@Page() ctx: PageContext, @CurrentUser() me: SignedIn): Promise<JSX.Element> {
+    const [users, invitations] = await Promise.all([
+      this.accounts.listUsers(me.organization.id),
+      this.accounts.listOpenInvitations(me.organization.id),
+    ]);
+    return (
+      <TeamPage
+        ctx={ctx}
+        signedIn={me}
+        users={users}
+        invitations={invitations}
+        recent={this.reauth.reauthenticatedWithin(me)}
+      />
+    );
+  }
+
+  @Post('invitations')
+  @Roles('owner')
+  async invite(
+    @CurrentUser() me: SignedIn,
+    @FormBody() form: Record<string, string>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    const email = (form.email ?? '').trim();
+    const problem = emailProblem(email) ?? (isDashboardRole(form.role) ? null : 'Choose a role.');
+    if (problem) {
+      return this.back(req, res, problem);
+    }
+    if (!(await this.reauth.ensure(me, form))) {
+      return this.back(req, res, REAUTH_NEEDED);
+    }
+    await this.attempt(req, res, async () => {
+      await this.accounts.invite(
+        {
+          organizationId: me.organization.id,
+          email,
+          role: form.role as 'owner',
+          invitedBy: `dashboard:${me.user.email}`.slice(0, 128),
+        },
+        serviceOrigin(req, this.settings.publicUrl),
+      );
+      await this.accounts.recordTeamInvitation(me.user, email, form.role);
+      return `Invitation sent to ${email}.`;
+    });
+  }
+
+  @Post(':userId/role')
+  @Roles('owner')
+  async changeRole(
+    @CurrentUser() me: SignedIn,
+    @Param('userId') userId: string,
+    @FormBody() form: Record<string, string>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    if (!isDashboardRole(form.role)) {
+      return this.back(req, res, 'Choose a role.');
+    }
+    const role = form.role;
+    if (!(await this.reauth.ensure(me, form))) {
+      return this.back(req, res, REAUTH_NEEDED);
+    }
+    await this.attempt(req, res, async () => {
+      const changed = await this.accounts.changeRole(me.user, userId, role);
+      if (changed.id === me.user.id) {
+        // Own role changed: this session ended with the others, as for any role change.
+        throw new SeeOther('/partner/login');
+      }
+      return `${changed.email} is now ${role}.`;
+    });
+  }
+
+  @Post(':userId/remove')
+  @Roles('owner')
+  async remove(
+    @CurrentUser() me: SignedIn,
+    @Param('userId') userId: string,
+    @FormBody() form: Record<string, string>,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<void> {
+    if (!(await this.reauth.ensure(me, form))) {
+      return this.back(req, res, REAUTH_NEEDED);
+    }
+    await this.attempt(req, res, async () => {
+      await this.accounts.removeMember(me.user, userId);
+      if (userId === me.user.id) {
+        throw new SeeOther('/partner/login');
+      }
+      return 'Member removed.';
+    });
+  }
+
+  /** Runs a team change; a refusal the person can act on comes back as a message on the page. */
+  private async attempt(req: Request, res: Response, change: () => Promise<string>) {
+    let message: string;
+    try {
+      message = await change();
+    } catch (error: unknown) {
+      if (
+        error instanceof AppError &&
+        [ErrorCode.LastOwner, ErrorCode.EmailTaken, ErrorCode.NotFound].includes(error.code)
+      ) {
+        return this.back(req, res, error.message);
+      }
+      throw error;
+    }
+    setFlash(req, res, { kind: 'success', text: message });
+    throw BACK;
+  }
+
+  private back(req: Request, res: Response, error: string): never {
+    setFlash(req, res, { kind: 'error', text: error });
+    throw BACK;
+  }
+}

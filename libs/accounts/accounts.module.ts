@@ -1,0 +1,47 @@
+import { Module } from '@nestjs/common';
+import { MailModule } from '#app/mail';
+import { PartnersModule } from '#app/partners';
+import { RedisModule } from '#app/redis';
+import { Clock } from './clock.js';
+import { DashboardAccountsService } from './dashboard-accounts.service.js';
+import { DashboardAudit } from './dashboard-audit.js';
+import { DashboardSessionsRepository } from './dashboard-sessions.repository.js';
+import { DashboardSessionsService } from './dashboard-sessions.service.js';
+import { DashboardUsersRepository } from './dashboard-users.repository.js';
+import { InvitationsRepository } from './invitations.repository.js';
+import { PasswordHasher } from './password.hasher.js';
+import { PasswordResetsRepository } from './password-resets.repository.js';
+import { ReauthenticationService } from './reauthentication.service.js';
+import { SignInThrottle } from './sign-in.throttle.js';
+
+/**
+ * Partner dashboard accounts: users, sessions, invitations, password resets, re-authentication.
+ * Needs `MailModule.config` (the mail settings) once in the app.
+ */
+@Module({
+  imports: [MailModule, PartnersModule, RedisModule],
+  providers: [
+    Clock,
+    PasswordHasher,
+    DashboardUsersRepository,
+    DashboardSessionsRepository,
+    InvitationsRepository,
+    PasswordResetsRepository,
+    DashboardSessionsService,
+    DashboardAccountsService,
+    DashboardAudit,
+    ReauthenticationService,
+    SignInThrottle,
+  ],
+  exports: [
+    MailModule,
+    Clock,
+    PasswordHasher,
+    DashboardSessionsService,
+    DashboardAccountsService,
+    DashboardAudit,
+    ReauthenticationService,
+    SignInThrottle,
+  ],
+})
+export class AccountsModule {}

@@ -1,0 +1,164 @@
+import { randomBytes } from 'node:crypto';
+import request from 'supertest';
+import { type DashboardRole, DashboardAccountsService, type DashboardUser } from '#app/accounts';
+import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from './api.js';
+import { startTestSmtp, type TestSmtp } from './smtp.js';
+
+/** The api with a real SMTP server collecting its mail. */
+export interface DashboardHarness {
+  api: TestApi;
+  smtp: TestSmtp;
+  close(): Promise<void>;
+}
+
+/** Starts an SMTP server and the api sending its mail there (`overrides`: more variables). */
+export async function startDashboardApi(
+  overrides: Record<string, string | undefined> = {},
+): Promise<DashboardHarness> {
+  const smtp = await startTestSmtp();
+  const api = await startTestApi({ SMTP_URL: smtp.url, ...overrides });
+  return {
+    api,
+    smtp,
+    async close() {
+      await api.close();
+      await smtp.close();
+    },
+  };
+}
+
+/** A password no list calls common, different each call. */
+export function testPassword(): string {
+  return `Tp-${randomBytes(12).toString('hex')}`;
+}
+
+export function testEmail(label = 'user'): string {
+  return `${label}-${randomBytes(5).toString('hex')}@example.com`;
+}
+
+/** An organization made by the operator's admin API. */
+export async function createTestOrganization(
+  api: TestApi,
+  options: {
+    name?: string;
+    status?: string;
+    feePercent?: string;
+    providerActivated?: boolean;
+  } = {},
+): Promise<string> {
+  const res = await request(api.url)
+    .post('/admin/organizations')
+    .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+    .send({
+      name: options.name ?? `Org ${randomBytes(3).toString('hex')}`,
+      feePercent: options.feePercent ?? '1',
+      status: options.status ?? 'active',
+      providerActivated: options.providerActivated ?? true,
+    })
+    .expect(201);
+  return (res.body as { organization: { id: string } }).organization.id;
+}
+
+/** A dashboard user of `role`, made through an invitation as an operator or owner would. */
+export async function createDashboardUser(
+  api: TestApi,
+  organizationId: string,
+  role: DashboardRole,
+  options: { email?: string; password?: string } = {},
+): Promise<{ user: DashboardUser; email: string; password: string }> {
+  const accounts = api.app.get(DashboardAccountsService);
+  const email = options.email ?? testEmail(role);
+  const password = options.password ?? testPassword();
+  const { url } = await accounts.invite(
+    { organizationId, email, role, invitedBy: 'test-harness' },
+    api.url,
+  );
+  const user = await accounts.acceptInvitation(url.slice(url.lastIndexOf('/') + 1), password);
+  return { user, email, password };
+}
+
+/** The CSRF token of the first form of a page. */
+export function csrfTokenIn(html: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (!match) {
+    throw new Error('no CSRF token in the page');
+  }
+  return match[1];
+}
+
+/**
+ * A browser-like client over plain HTTP: keeps cookies, sends forms with the page's CSRF token
+ * and a same-origin `Origin`, as the dashboard's own pages do.
+ */
+export class DashboardClient {
+  readonly agent: ReturnType<typeof request.agent>;
+  csrf = '';
+
+  constructor(readonly baseUrl: string) {
+    this.agent = request.agent(baseUrl);
+  }
+
+  async get(path: string) {
+    const res = await this.agent.get(path);
+    const token = /name="_csrf" value="([^"]+)"/.exec(res.text ?? '');
+    if (token) {
+      this.csrf = token[1];
+    }
+    return res;
+  }
+
+  /** Posts a form; `options.csrf`/`options.origin` replace what a page would send (null: none). */
+  async post(
+    path: string,
+    fields: Record<string, string>,
+    options: { csrf?: string | null; origin?: string | null } = {},
+  ) {
+    if (this.csrf === '' && options.csrf === undefined) {
+      await this.get('/partner/login');
+    }
+    const csrf = options.csrf === undefined ? this.csrf : options.csrf;
+    const origin = options.origin === undefined ? this.baseUrl : options.origin;
+    let req = this.agent.post(path).type('form');
+    if (origin !== null) {
+      req = req.set('Origin', origin);
+    }
+    return req.send(csrf === null ? fields : { _csrf: csrf, ...fields });
+  }
+
+  /** The `partner_session` cookie's value, as the browser holds it. */
+  sessionId(): string | undefined {
+    const jar = (
+      this.agent as unknown as {
+        jar: { getCookie(name: string, access: object): { value: string } | undefined };
+      }
+    ).jar;
+    const url = new URL(this.baseUrl);
+    return jar.getCookie('partner_session', {
+      domain: url.hostname,
+      path: '/partner',
+      secure: false,
+      script: false,
+    })?.value;
+  }
+
+  async signIn(email: string, password: string): Promise<void> {
+    await this.get('/partner/login');
+    const res = await this.post('/partner/login', { email, password });
+    if (res.status !== 303) {
+      throw new Error(`sign-in answered ${res.status}`);
+    }
+    await this.get('/partner');
+  }
+}
+
+/** A signed-in client of a new user of `role` in `organizationId`. */
+export async function signedInClient(
+  api: TestApi,
+  organizationId: string,
+  role: DashboardRole,
+): Promise<{ client: DashboardClient; user: DashboardUser; email: string; password: string }> {
+  const made = await createDashboardUser(api, organizationId, role);
+  const client = new DashboardClient(api.url);
+  await client.signIn(made.email, made.password);
+  return { client, ...made };
+}
