@@ -51,7 +51,7 @@ const LIB_LAYERS = [
   ['rate-limit', 'health'],
   ['provider'],
   ['catalogue', 'partners', 'events'],
-  ['quotes', 'accounts'],
+  ['quotes', 'accounts', 'widgets'],
   ['swaps'],
   ['settlement'],
   ['webhooks'],

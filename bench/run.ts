@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import 'reflect-metadata';
 import { startBaseline, startFloor } from './baseline.app.js';
 import { startBenchEnvironment } from './bench.environment.js';
+import { dashboardSection, measureDashboard } from './dashboard.bench.js';
 import { measure, type LoadOptions, type Measurement, type Scenario } from './load.js';
 import { measurePoller, type PollerMeasurement } from './poller.bench.js';
 
@@ -24,6 +25,10 @@ const POLLER = { activeSwaps: 5000, cycles: 3, pollIntervalMs: 10_000 };
 const RESULTS_FILE = fileURLToPath(new URL('../../bench/results.md', import.meta.url));
 /** Everything from this heading on is written by hand, and kept when the figures are rewritten. */
 const NOTES_HEADING = '## Reading this run';
+/** The dashboard's figures sit between these markers, so they can be rewritten alone. */
+const DASHBOARD_START = '<!-- dashboard:start -->';
+const DASHBOARD_END = '<!-- dashboard:end -->';
+const DASHBOARD_SWAPS = 100_000;
 
 function keptNotes(): string[] {
   try {
@@ -179,6 +184,27 @@ function pollerTable(poller: PollerMeasurement): string[] {
   ];
 }
 
+/** `npm run bench -- dashboard`: only the dashboard's figures, rewritten in place. */
+async function dashboardOnly(): Promise<void> {
+  write(`bench: dashboard, ${DASHBOARD_SWAPS} swaps…`);
+  const section = dashboardSection(await measureDashboard(DASHBOARD_SWAPS));
+  const current = readFileSync(RESULTS_FILE, 'utf8');
+  const start = current.indexOf(DASHBOARD_START);
+  const end = current.indexOf(DASHBOARD_END);
+  const block = [DASHBOARD_START, ...section, DASHBOARD_END].join('\n');
+  const notes = current.indexOf(NOTES_HEADING);
+  const next =
+    start !== -1 && end > start
+      ? current.slice(0, start) + block + current.slice(end + DASHBOARD_END.length)
+      : notes === -1
+        ? `${current.trimEnd()}\n\n${block}\n`
+        : `${current.slice(0, notes)}${block}\n\n${current.slice(notes)}`;
+  writeFileSync(RESULTS_FILE, next);
+  for (const line of section) {
+    write(line);
+  }
+}
+
 async function main(): Promise<void> {
   const started = Date.now();
   write(
@@ -277,6 +303,8 @@ async function main(): Promise<void> {
         `poller cycle ${i + 1}: ${c.calls} provider calls, ${c.refreshesPerCall.toFixed(1)} refreshes per call`,
       );
     }
+    write(`bench: dashboard, ${DASHBOARD_SWAPS} swaps…`);
+    const dashboard = dashboardSection(await measureDashboard(DASHBOARD_SWAPS));
     const verdicts = TARGETS.map((target) => {
       const summary = summaries.find((r) => r.m.name === target.scenario);
       const verdict = summary && target.met(summary) ? 'met' : 'MISSED';
@@ -319,6 +347,10 @@ async function main(): Promise<void> {
       '',
       'Where the time goes: [profile.md](profile.md).',
       '',
+      DASHBOARD_START,
+      ...dashboard,
+      DASHBOARD_END,
+      '',
       '## Machine',
       '',
       ...Object.entries(info).map(([key, value]) => `- ${key}: ${value}`),
@@ -327,7 +359,15 @@ async function main(): Promise<void> {
     ];
     writeFileSync(RESULTS_FILE, [...lines, ...keptNotes()].join('\n'));
     write();
-    for (const line of [...table(summaries), '', ...verdicts, '', ...pollerTable(poller)]) {
+    for (const line of [
+      ...table(summaries),
+      '',
+      ...verdicts,
+      '',
+      ...pollerTable(poller),
+      '',
+      ...dashboard,
+    ]) {
       write(line);
     }
     write();
@@ -339,4 +379,4 @@ async function main(): Promise<void> {
   }
 }
 
-await main();
+await (process.argv[2] === 'dashboard' ? dashboardOnly() : main());

@@ -62,6 +62,7 @@ describe('Admin CLI (built, against the test database)', () => {
     await truncateAll();
   });
 
+  // Several CLI processes in a row, each starting Node and Nest: seconds apiece on a busy machine.
   it('creates an organization, issues, reveals and revokes a credential, and audits it as cli', async () => {
     const created = await adminJson(
       'org:create',
@@ -129,7 +130,7 @@ describe('Admin CLI (built, against the test database)', () => {
       ['cli', 'organization.create'],
     ]);
     expect(JSON.stringify(audit)).not.toContain(secret);
-  });
+  }, 90_000);
 
   it('gets, lists and updates organizations', async () => {
     const created = await adminJson('org:create', '--name', 'Update Co', '--fee', '2');
@@ -164,7 +165,7 @@ describe('Admin CLI (built, against the test database)', () => {
     expect(await adminJson('org:get', id)).toEqual(updated);
     const listed = await adminJson('org:list');
     expect(listed.organizations).toContainEqual(updated.organization);
-  });
+  }, 90_000);
 
   it.each([
     [['org:create', '--name', 'Bad Co', '--fee', '5'], /^invalid_request: .*\(param feePercent\)$/],

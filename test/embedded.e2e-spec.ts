@@ -113,6 +113,27 @@ describe('Embedded start (npm start)', () => {
     expect(readFileSync(join(dataDir, 'dashboard-demo-owner.json'), 'utf8')).toContain(owner![2]);
   });
 
+  it('prints a test widget key and a local page that embeds it', async () => {
+    await waitUntil(
+      'the widget demo to be printed',
+      () => Promise.resolve(/Demo page: +http:\/\/\S+/.test(output)),
+      30_000,
+      100,
+    );
+    const key = /Test widget key: +(wk_test_[0-9a-f]{32})/.exec(output)?.[1];
+    const pageUrl = /Demo page: +(http:\/\/\S+)/.exec(output)?.[1];
+    expect(key).toBeDefined();
+    const page = await (await fetch(pageUrl!)).text();
+    const widget = await fetch(`${apiUrl}/widget?key=${key}`);
+
+    expect(page).toContain(`data-key="${key}"`);
+    expect(page).toContain(`${apiUrl}/widget.js`);
+    expect(widget.status).toBe(200);
+    expect(widget.headers.get('content-security-policy')).toContain(
+      `frame-ancestors ${new URL(pageUrl!).origin}`,
+    );
+  }, 60_000);
+
   it('stops cleanly on Ctrl-C: apps first, the database last, no error logged', async () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     process.kill(-child.pid!, 'SIGINT');

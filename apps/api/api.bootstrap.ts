@@ -12,6 +12,8 @@ import { OpenApiDocumentHolder } from './openapi/openapi.controller.js';
 import { buildOpenApiDocuments } from './openapi/openapi.document.js';
 import { publicCorsMiddleware } from './public-quotes/public-cors.middleware.js';
 import { RequestLimits } from './rate-limiting/request-limits.js';
+import { WidgetKeyAuthenticator } from '#app/widgets';
+import { widgetPreflightMiddleware } from './widget-api/widget-cors.middleware.js';
 
 /** Builds the api app exactly as production runs it; main, the embedded start and e2e tests share it. */
 export async function createApiApp(
@@ -37,6 +39,7 @@ export async function createApiApp(
       requestMetricsMiddleware(app.get(ApiMetrics)),
       publicCorsMiddleware,
       dashboardHttpMiddleware(),
+      widgetPreflightMiddleware(app.get(WidgetKeyAuthenticator)),
     ],
     beforeError: (req, res) => limits.countRejected(req, res),
     ...options,

@@ -18,6 +18,7 @@ import { RateLimitingModule } from './rate-limiting/rate-limiting.module.js';
 import { SwapsModule } from './swaps/swaps.module.js';
 import { TestHelpersModule } from './test-helpers/test-helpers.module.js';
 import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module.js';
+import { WidgetApiModule } from './widget-api/widget-api.module.js';
 
 /**
  * The api: the process's core (configuration, database) and its route modules, each of which
@@ -30,6 +31,10 @@ export class ApiModule {
   }
 
   static forRoot(config: ApiConfig): DynamicModule {
+    const testHelpers = TestHelpersModule.forRoot({
+      testProviderUrl: config.testProvider?.url ?? null,
+      timeoutMs: config.provider.timeoutMs,
+    });
     return {
       module: ApiModule,
       imports: [
@@ -50,9 +55,12 @@ export class ApiModule {
         EventsModule,
         WebhookEndpointsModule,
         DashboardModule.forRoot(config),
-        TestHelpersModule.forRoot({
-          testProviderUrl: config.testProvider?.url ?? null,
-          timeoutMs: config.provider.timeoutMs,
+        testHelpers,
+        WidgetApiModule.forRoot({
+          credentialEncryptionKey: config.credentialEncryptionKey,
+          quotes: { fixedRateTtlSeconds: config.fixedRateTtlSeconds },
+          testHelpers,
+          publicUrl: config.dashboard.publicUrl,
         }),
       ],
     };

@@ -25,7 +25,16 @@ export type CliCommand =
   | { name: 'audit'; limit: number }
   | { name: 'user:invite'; organizationId: string; invitation: CreateInvitationInput }
   | { name: 'user:list'; organizationId: string }
-  | { name: 'user:disable'; userId: string };
+  | { name: 'user:disable'; userId: string }
+  | {
+      name: 'widget-key:create';
+      organizationId: string;
+      mode: CredentialMode;
+      keyName: string | undefined;
+      allowedOrigins: string[];
+    }
+  | { name: 'widget-key:list'; organizationId: string }
+  | { name: 'widget-key:revoke'; key: string };
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -42,6 +51,9 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
   user:invite <organizationId> <email> --role owner|developer|viewer
   user:list <organizationId>
   user:disable <userId>
+  widget-key:create <organizationId> --name <name> --origin <origin> [--origin <origin>…] [--test]
+  widget-key:list <organizationId>
+  widget-key:revoke <widgetKey>
 
 Statuses: pending_review, active, suspended, rejected. --test issues a test-mode credential
 (pk_test_…), which works against the sandbox provider while the organization is pending_review.
@@ -178,6 +190,29 @@ export async function parseCommand(argv: string[]): Promise<CliCommand> {
       return { name, organizationId: parse(args, {}, ['organizationId']).positionals[0] };
     case 'user:disable':
       return { name, userId: parse(args, {}, ['userId']).positionals[0] };
+    case 'widget-key:create': {
+      const { values, positionals } = parse(
+        args,
+        {
+          name: { type: 'string' },
+          origin: { type: 'string', multiple: true },
+          test: { type: 'boolean' },
+        },
+        ['organizationId'],
+      );
+      const origins = values.origin as unknown;
+      return {
+        name,
+        organizationId: positionals[0],
+        mode: values.test ? 'test' : 'live',
+        keyName: typeof values.name === 'string' ? values.name : undefined,
+        allowedOrigins: Array.isArray(origins) ? origins.map(String) : [],
+      };
+    }
+    case 'widget-key:list':
+      return { name, organizationId: parse(args, {}, ['organizationId']).positionals[0] };
+    case 'widget-key:revoke':
+      return { name, key: parse(args, {}, ['widgetKey']).positionals[0] };
     default:
       throw new CliUsageError(`Unknown command '${name}'. Run 'npm run admin -- help'.`);
   }

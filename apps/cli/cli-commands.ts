@@ -17,6 +17,12 @@ import {
   toOrganizationView,
   toRevealedCredentialView,
 } from '#app/partners';
+import {
+  assertWidgetKey,
+  toCreatedWidgetKeyView,
+  toWidgetKeyView,
+  type WidgetKeysService,
+} from '#app/widgets';
 import type { CliCommand } from './cli-args.js';
 
 /** Every CLI action is recorded under this actor in the audit log. */
@@ -29,6 +35,7 @@ export async function runCommand(
   command: RunnableCommand,
   organizations: OrganizationsService,
   dashboard: { accounts: DashboardAccountsService; publicUrl: string },
+  widgetKeys: WidgetKeysService,
 ): Promise<object> {
   switch (command.name) {
     case 'user:invite': {
@@ -100,5 +107,21 @@ export async function runCommand(
     }
     case 'audit':
       return { entries: (await organizations.latestAudit(command.limit)).map(toAuditEntryView) };
+    case 'widget-key:create': {
+      const record = await widgetKeys.create(
+        assertOrganizationId(command.organizationId),
+        { mode: command.mode, name: command.keyName, allowedOrigins: command.allowedOrigins },
+        CLI_ACTOR,
+      );
+      return { widgetKey: toCreatedWidgetKeyView(record) };
+    }
+    case 'widget-key:list': {
+      const keys = await widgetKeys.list(assertOrganizationId(command.organizationId));
+      return { widgetKeys: keys.map(toWidgetKeyView) };
+    }
+    case 'widget-key:revoke': {
+      const record = await widgetKeys.revoke(assertWidgetKey(command.key), CLI_ACTOR);
+      return { widgetKey: toWidgetKeyView(record) };
+    }
   }
 }

@@ -4,6 +4,7 @@ import type { CliConfig } from '#app/config';
 import { CoreModule } from '#app/core';
 import { MailModule } from '#app/mail';
 import { PartnersModule } from '#app/partners';
+import { WidgetsModule } from '#app/widgets';
 
 /** What the admin CLI needs: the database, the revocation fan-out and the partners services. */
 @Module({})
@@ -16,6 +17,7 @@ export class CliModule {
         PartnersModule,
         MailModule.config(config.mail),
         AccountsModule,
+        WidgetsModule,
       ],
     };
   }

@@ -6,6 +6,7 @@ import { loadCliConfig } from '#app/config';
 import { createRootLogger, logDestination, PinoNestLogger, resolveLogFormat } from '#app/logging';
 import { OrganizationsService } from '#app/partners';
 import { runMigrations } from '#app/persistence';
+import { WidgetKeysService } from '#app/widgets';
 import { parseCommand, USAGE } from './cli-args.js';
 import { runCommand } from './cli-commands.js';
 import { describeCliError } from './cli-error.js';
@@ -32,10 +33,15 @@ async function main(argv: string[]): Promise<void> {
     abortOnError: false,
   });
   try {
-    const result = await runCommand(command, context.get(OrganizationsService), {
-      accounts: context.get(DashboardAccountsService),
-      publicUrl: config.publicUrl,
-    });
+    const result = await runCommand(
+      command,
+      context.get(OrganizationsService),
+      {
+        accounts: context.get(DashboardAccountsService),
+        publicUrl: config.publicUrl,
+      },
+      context.get(WidgetKeysService),
+    );
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     await context.close();

@@ -12,6 +12,7 @@ import { createApiApp } from '../api/api.bootstrap.js';
 import { startPoller } from '../poller/poller.bootstrap.js';
 import { startSandbox } from '../sandbox/sandbox.bootstrap.js';
 import { demoBanner, ensureDemoOrganization, ensureDemoOwner } from './demo-seed.js';
+import { startDemoWidget } from './demo-widget.js';
 import { startEmbeddedPostgres } from './embedded-postgres.js';
 import { loadOrCreateSecrets } from './embedded-secrets.js';
 
@@ -135,5 +136,17 @@ await runProcess('embedded', async () => {
         ...owner,
       }),
     );
+    const widget = await step(() => startDemoWidget(api, demo.organizationId, apiConfig.port));
+    if (widget) {
+      shutdown.unshift(() => widget.close());
+      process.stdout.write(
+        [
+          'Swap widget demo (test mode):',
+          `  Test widget key:  ${widget.key}`,
+          `  Demo page:        ${widget.pageUrl}   (open it in a browser)`,
+          '',
+        ].join('\n'),
+      );
+    }
   }
 });

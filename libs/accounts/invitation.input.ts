@@ -11,11 +11,13 @@ function trim({ value }: { value: unknown }): unknown {
 
 /** An invitation to a dashboard; the admin API's body and the CLI's arguments share these rules. */
 export class CreateInvitationInput {
+  // class-validator runs these bottom-up: the plain-text check must come before IsEmail, whose
+  // validator.js implementation throws (a 500) on an unpaired surrogate.
   @Transform(trim)
   @IsString()
   @MaxLength(254)
-  @IsPlainText()
   @IsEmail({}, { message: 'email must be an email address.' })
+  @IsPlainText()
   email: string;
 
   @IsIn(DASHBOARD_ROLES)

@@ -8,9 +8,15 @@ export const MAX_PASSWORD_LENGTH = 256;
  * zxcvbn-ts's list of common passwords (about 49,000, from leaked-password corpora), kept up to
  * date by that project; compared case-insensitively.
  */
-const COMMON = new Set(
-  (dictionary['passwords-common'] as readonly string[]).map((word) => word.toLowerCase()),
-);
+let common: Set<string> | undefined;
+
+/** Built on first use, so processes that never check a password (the CLI) do not pay for it. */
+function commonPasswords(): Set<string> {
+  common ??= new Set(
+    (dictionary['passwords-common'] as readonly string[]).map((word) => word.toLowerCase()),
+  );
+  return common;
+}
 
 /** Why a new password is refused, in words for the person choosing it; null: acceptable. */
 export function passwordProblem(password: string, email?: string): string | null {
@@ -22,7 +28,7 @@ export function passwordProblem(password: string, email?: string): string | null
     return `Use at most ${MAX_PASSWORD_LENGTH} characters.`;
   }
   const lower = password.toLowerCase();
-  if (COMMON.has(lower) || (email !== undefined && lower === email.toLowerCase())) {
+  if (commonPasswords().has(lower) || (email !== undefined && lower === email.toLowerCase())) {
     return 'This password is too common: choose one that is harder to guess.';
   }
   if (new Set(password).size < 4) {
@@ -32,5 +38,5 @@ export function passwordProblem(password: string, email?: string): string | null
 }
 
 export function commonPasswordCount(): number {
-  return COMMON.size;
+  return commonPasswords().size;
 }

@@ -63,3 +63,11 @@ export interface OwnerScope {
   organizationId: string;
   livemode: boolean;
 }
+
+/**
+ * Whether an organization in `status` may use (and be issued) credentials of a mode: live ones
+ * only while active; test ones also while under review, so partners integrate before approval.
+ */
+export function modeUsableIn(status: OrganizationStatus, livemode: boolean): boolean {
+  return status === 'active' || (status === 'pending_review' && !livemode);
+}

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { EventRecorder } from './event.recorder.js';
+import { EventsQueryService } from './events-query.service.js';
 import { EventsRepository } from './events.repository.js';
 
 /**
@@ -8,7 +9,7 @@ import { EventsRepository } from './events.repository.js';
  * never depends on the webhooks lib that consumes it.
  */
 @Module({
-  providers: [EventsRepository, EventRecorder],
-  exports: [EventsRepository, EventRecorder],
+  providers: [EventsRepository, EventRecorder, EventsQueryService],
+  exports: [EventsRepository, EventRecorder, EventsQueryService],
 })
 export class EventsModule {}

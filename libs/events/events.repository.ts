@@ -10,6 +10,14 @@ export interface FeedCursor {
   seq: string;
 }
 
+/** A page of the owner's events, newest first, older than `before` or newer than `after`. */
+export interface BrowseQuery {
+  before?: FeedCursor;
+  after?: FeedCursor;
+  limit: number;
+  type?: EventType;
+}
+
 export interface FeedQuery {
   after: FeedCursor | null;
   limit: number;
@@ -82,6 +90,49 @@ export class EventsRepository {
       [id, owner.organizationId, owner.livemode],
     );
     return rows[0] ?? null;
+  }
+
+  /** The owner's event `id`, or null. */
+  async findForOwner(id: string, owner: OwnerScope): Promise<PartnerEvent | null> {
+    const rows = await this.dataSource.query<EventRow[]>(
+      `SELECT ${EVENT_COLUMNS} FROM events
+        WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
+      [id, owner.organizationId, owner.livemode],
+    );
+    return rows.length > 0 ? toEvent(rows[0]) : null;
+  }
+
+  /**
+   * Up to `limit` of the owner's events next to a cursor, newest first, for people reading
+   * the feed: in the feed's order, but without waiting for older transactions to end, so an
+   * event shows as soon as it is committed (one committed late may land on a page already read).
+   * Going `after` a cursor reads upwards, so the rows nearest it are taken; they are answered
+   * newest first like every page. `hasMore`: more events lie beyond, in the direction read.
+   */
+  async browse(
+    owner: OwnerScope,
+    query: BrowseQuery,
+  ): Promise<{ events: PartnerEvent[]; hasMore: boolean }> {
+    const upwards = query.after !== undefined;
+    const cursor = query.after ?? query.before ?? null;
+    const rows = await this.dataSource.query<EventRow[]>(
+      `SELECT ${EVENT_COLUMNS} FROM events
+        WHERE organization_id = $1 AND livemode = $2
+          AND ($3::xid8 IS NULL OR ${upwards ? '(xid, seq) > ($3::xid8, $4::bigint)' : '(xid, seq) < ($3::xid8, $4::bigint)'})
+          AND ($5::text IS NULL OR type = $5::text)
+        ORDER BY xid ${upwards ? 'ASC' : 'DESC'}, seq ${upwards ? 'ASC' : 'DESC'}
+        LIMIT $6`,
+      [
+        owner.organizationId,
+        owner.livemode,
+        cursor?.xid ?? null,
+        cursor?.seq ?? null,
+        query.type ?? null,
+        query.limit + 1,
+      ],
+    );
+    const events = rows.slice(0, query.limit).map(toEvent);
+    return { events: upwards ? events.reverse() : events, hasMore: rows.length > query.limit };
   }
 
   /**

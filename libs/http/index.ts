@@ -1,3 +1,4 @@
+export * from './csv.js';
 export * from './express-adapter.js';
 export * from './http-app.setup.js';
 export * from './json-body.middleware.js';

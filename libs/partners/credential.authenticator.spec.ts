@@ -21,6 +21,8 @@ interface CredentialWithOrganization {
 class FakeCredentials {
   readonly rows = new Map<string, CredentialWithOrganization>();
   lookups = 0;
+  /** Credential ids in the order their use was written. */
+  readonly usesNoted: string[] = [];
 
   constructor(private readonly cipher: CredentialCipher) {}
 
@@ -41,6 +43,7 @@ class FakeCredentials {
       secretDigest: this.cipher.digest(secret),
       mode,
       revokedAt: null,
+      expiresAt: null,
     } as CredentialEntity;
     this.rows.set(publicKey, { credential, organization });
     return { publicKey, secret, bearer: `Bearer ${publicKey}:${secret}` };
@@ -53,15 +56,29 @@ class FakeCredentials {
     }
   }
 
+  expire(publicKey: string, at: Date): void {
+    const row = this.rows.get(publicKey);
+    if (row) {
+      row.credential.expiresAt = at;
+    }
+  }
+
+  noteUsed(credentialId: string): Promise<void> {
+    this.usesNoted.push(credentialId);
+    return Promise.resolve();
+  }
+
   findActiveForAuthentication(publicKey: string): Promise<CredentialForAuthentication | null> {
     this.lookups += 1;
     const row = this.rows.get(publicKey);
-    if (!row || row.credential.revokedAt !== null) {
+    const expiresAt = row?.credential.expiresAt ?? null;
+    if (!row || row.credential.revokedAt !== null || (expiresAt && expiresAt <= new Date())) {
       return Promise.resolve(null);
     }
     const { credential, organization } = row;
     return Promise.resolve({
       secretDigest: credential.secretDigest,
+      expiresAt,
       partner: {
         credentialId: credential.id,
         publicKey: credential.publicKey,
@@ -233,6 +250,35 @@ describe(CredentialAuthenticator.name, () => {
     const error = await refusal(sut.authenticate(bearer));
 
     expect(error).toMatchObject({ code: ErrorCode.Unauthenticated, status: 401 });
+  });
+
+  it('refuses a rolled credential from the moment it expires, though it is cached', async () => {
+    const { publicKey, bearer } = credentials.issue('live');
+    const expiry = new Date(Date.now() + 60_000);
+    credentials.expire(publicKey, expiry);
+    await expect(sut.authenticate(bearer)).resolves.toMatchObject({ publicKey });
+
+    jest.spyOn(Date, 'now').mockReturnValue(expiry.getTime());
+
+    await expect(refusal(sut.authenticate(bearer))).resolves.toMatchObject({
+      code: ErrorCode.Unauthenticated,
+    });
+    expect(credentials.lookups).toBe(1);
+  });
+
+  it('writes when a credential was last used at most once a minute', async () => {
+    const first = credentials.issue('live');
+    const second = credentials.issue('test');
+
+    await sut.authenticate(first.bearer);
+    await sut.authenticate(first.bearer);
+    await sut.authenticate(second.bearer);
+    await refusal(sut.authenticate(`Bearer ${first.publicKey}:${newSecret('live')}`));
+
+    expect(credentials.usesNoted).toEqual([
+      credentials.rows.get(first.publicKey)?.credential.id,
+      credentials.rows.get(second.publicKey)?.credential.id,
+    ]);
   });
 
   describe('a credential revoked while cached', () => {

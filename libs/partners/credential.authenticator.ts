@@ -1,5 +1,5 @@
 import { timingSafeEqual } from 'node:crypto';
-import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppError, ErrorCode } from '#app/errors';
 import { bearerToken } from '#app/input';
@@ -21,10 +21,14 @@ export const CREDENTIAL_REVOKED_CHANNEL = 'credential-revoked';
 const REFRESH_AFTER_MS = 1000;
 /** Per cache: whatever a flood of distinct keys brings, memory stays bounded. */
 const MAX_CACHED_KEYS = 10_000;
+/** "Last used" is shown to the minute, so it is written at most once a minute per credential. */
+const LAST_USED_EVERY_MS = 60_000;
 
 interface CacheEntry {
   partner: AuthenticatedPartner;
   digest: string;
+  /** Epoch ms after which a rolled credential authenticates nothing, even from the cache. */
+  expiresAt: number | null;
   loadedAt: number;
   /**
    * The secret that last matched `digest`, for the entry's lifetime (2 s at most): a request that
@@ -46,7 +50,7 @@ function unauthenticated(): AppError {
  * when any replica revokes one; every failure is the same 401.
  */
 @Injectable()
-export class CredentialAuthenticator implements OnModuleInit {
+export class CredentialAuthenticator implements OnModuleInit, OnModuleDestroy {
   private readonly logger = new Logger(CredentialAuthenticator.name);
   private readonly cache = new LRUCache<string, CacheEntry>({
     max: MAX_CACHED_KEYS,
@@ -58,6 +62,12 @@ export class CredentialAuthenticator implements OnModuleInit {
     ttl: CACHE_TTL_MS,
   });
   private readonly refreshing = new Set<string>();
+  /** Credentials whose use was written in the last minute. */
+  private readonly usedRecently = new LRUCache<string, true>({
+    max: MAX_CACHED_KEYS,
+    ttl: LAST_USED_EVERY_MS,
+  });
+  private readonly usageWrites = new Set<Promise<void>>();
   /** Counts revocations heard, so a read that overlapped one is not cached. */
   private revocations = 0;
 
@@ -76,20 +86,29 @@ export class CredentialAuthenticator implements OnModuleInit {
     }
   }
 
+  /** Lets the last "last used" writes finish before the database closes. */
+  async onModuleDestroy(): Promise<void> {
+    await Promise.all(this.usageWrites);
+  }
+
   async authenticate(authorization: string | undefined): Promise<AuthenticatedPartner> {
     const parsed = parseBearer(authorization);
     if (!parsed) {
       throw unauthenticated();
     }
     const { publicKey, secret } = parsed;
-    const entry = await this.lookup(publicKey);
+    const found = await this.lookup(publicKey);
+    const entry =
+      found && (found.expiresAt === null || found.expiresAt > Date.now()) ? found : null;
     if (entry?.verified && sameSecret(secret, entry.verified)) {
+      this.noteUse(entry.partner);
       return entry.partner;
     }
     if (!this.cipher.matches(secret, entry?.digest ?? UNKNOWN_DIGEST) || !entry) {
       throw unauthenticated();
     }
     entry.verified = Buffer.from(secret, 'utf8');
+    this.noteUse(entry.partner);
     return entry.partner;
   }
 
@@ -105,6 +124,24 @@ export class CredentialAuthenticator implements OnModuleInit {
         'revocation fan-out failed; replicas expire the key within 2 s',
       );
     }
+  }
+
+  /**
+   * Writes "last used" in the background, at most once a minute per credential and process:
+   * authentication never waits for it, and a failed write only leaves the time older.
+   */
+  private noteUse(partner: AuthenticatedPartner): void {
+    if (this.usedRecently.has(partner.credentialId)) {
+      return;
+    }
+    this.usedRecently.set(partner.credentialId, true);
+    const write = this.credentials
+      .noteUsed(partner.credentialId)
+      .catch((error: unknown) => {
+        this.logger.warn({ err: (error as Error).message }, 'last-used write failed');
+      })
+      .finally(() => this.usageWrites.delete(write));
+    this.usageWrites.add(write);
   }
 
   private evict(publicKey: string): void {
@@ -140,6 +177,7 @@ export class CredentialAuthenticator implements OnModuleInit {
     const entry: CacheEntry = {
       partner: found.partner,
       digest: found.secretDigest,
+      expiresAt: found.expiresAt?.getTime() ?? null,
       loadedAt: performance.now(),
       verified: previous?.digest === found.secretDigest ? previous.verified : undefined,
     };

@@ -5,6 +5,8 @@ export * from './credential.authenticator.js';
 export * from './credential.cipher.js';
 export * from './credential.input.js';
 export * from './credential.view.js';
+export * from './credentials.service.js';
+export * from './mode-access.js';
 export * from './organization.input.js';
 export * from './organization.view.js';
 export * from './organizations.repository.js';

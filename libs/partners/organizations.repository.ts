@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { In, Repository, type EntityManager } from 'typeorm';
 import { type OrganizationStatus, type PayoutNetwork } from '#app/domain';
 import { OrganizationEntity } from '#app/persistence';
 
@@ -11,6 +11,12 @@ export interface NewOrganization {
   providerActivated: boolean;
   payoutAddress: string | null;
   payoutNetwork: PayoutNetwork;
+}
+
+/** Where an organization's earnings are paid. */
+export interface PayoutDestination {
+  address: string | null;
+  network: PayoutNetwork;
 }
 
 export type OrganizationPatch = Partial<Omit<NewOrganization, 'name'>> & { name?: string };
@@ -49,5 +55,31 @@ export class OrganizationsRepository {
       await this.repository.update({ id }, patch);
     }
     return this.findById(id);
+  }
+
+  /**
+   * Sets the payout destination in the caller's transaction, the organization's row locked
+   * first (as booking earnings locks it): a payout made due meanwhile sees either the old
+   * destination or the new one, never half. Answers the previous one; null when there is no
+   * such organization.
+   */
+  async setPayoutDestinationWithin(
+    manager: EntityManager,
+    id: string,
+    destination: PayoutDestination,
+  ): Promise<PayoutDestination | null> {
+    const organizations = manager.getRepository(OrganizationEntity);
+    const current = await organizations.findOne({
+      where: { id },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!current) {
+      return null;
+    }
+    await organizations.update(
+      { id },
+      { payoutAddress: destination.address, payoutNetwork: destination.network },
+    );
+    return { address: current.payoutAddress, network: current.payoutNetwork };
   }
 }

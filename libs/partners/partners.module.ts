@@ -7,6 +7,7 @@ import { AuditLogRepository } from './audit-log.repository.js';
 import { CredentialAuthenticator } from './credential.authenticator.js';
 import { CredentialCipher } from './credential.cipher.js';
 import { CredentialsRepository } from './credentials.repository.js';
+import { CredentialsService } from './credentials.service.js';
 import { OrganizationsRepository } from './organizations.repository.js';
 import { OrganizationsService } from './organizations.service.js';
 
@@ -30,8 +31,10 @@ import { OrganizationsService } from './organizations.service.js';
     AuditLogRepository,
     CredentialAuthenticator,
     OrganizationsService,
+    CredentialsService,
   ],
   exports: [
+    CredentialsService,
     CredentialCipher,
     CredentialAuthenticator,
     OrganizationsService,

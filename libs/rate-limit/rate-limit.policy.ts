@@ -10,6 +10,8 @@ export const POLICIES = {
   perIp: { name: 'ip', limit: 120, windowSeconds: 1 },
   perCredential: { name: 'credential', limit: 30, windowSeconds: 1 },
   publicQuote: { name: 'public-quote', limit: 60, windowSeconds: 60 },
+  /** Swap creation through the widget, per source address on each widget key. */
+  widgetCreation: { name: 'widget-creation', limit: 10, windowSeconds: 60 },
 } as const satisfies Record<string, RateLimitPolicy>;
 
 /** The outcome of counting one request against one policy. */

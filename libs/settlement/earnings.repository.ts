@@ -1,8 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { Decimal } from 'decimal.js';
 import { type PayoutNetwork, reachesPayoutThreshold } from '#app/domain';
-import { EarningsEntryEntity, EntityColumns, PayoutEntity } from '#app/persistence';
+import {
+  CursorReads,
+  EarningsEntryEntity,
+  EntityColumns,
+  keysetAtSql,
+  keysetClauses,
+  keysetPage,
+  PayoutEntity,
+  rowsOf,
+  type KeysetPage,
+  type KeysetPageRequest,
+} from '#app/persistence';
 
 /** One partner fee to book for one finished swap. */
 export interface NewEarningsEntry {
@@ -35,6 +47,51 @@ interface PendingRow {
   from_ticker: string;
 }
 
+/** An organization's earnings in USD, as decimal strings. */
+export interface EarningsTotals {
+  /** Every fee ever booked. */
+  earnedUsd: string;
+  /** Booked and not yet assigned to a payout. */
+  accruedUsd: string;
+  /** Assigned to payouts that are due. */
+  payableUsd: string;
+  /** Assigned to payouts that were paid. */
+  paidUsd: string;
+  /** Finished swaps whose fee waits for a USD price before it is booked. */
+  awaitingPrice: number;
+}
+
+/** One ledger entry as the dashboard shows and exports it; timestamps in ISO form. */
+export interface LedgerEntryView {
+  id: string;
+  swapId: string;
+  from: string;
+  amountActualFrom: string;
+  usdPrice: string;
+  feePercent: string;
+  amountUsd: string;
+  createdAt: string;
+}
+
+/** A payout as the dashboard shows it. */
+export interface PayoutView {
+  id: string;
+  amountUsd: string;
+  asset: string;
+  network: string;
+  address: string | null;
+  status: string;
+  createdAt: string;
+}
+
+/** Ledger ids are uuids: the only id a ledger page token may name. */
+export const LEDGER_KEYSET_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+const LEDGER_VIEW = `e.id, e.swap_id AS "swapId", e.from_ticker AS "from",
+  e.amount_actual_from::text AS "amountActualFrom", e.usd_price::text AS "usdPrice",
+  e.fee_percent::text AS "feePercent", e.amount_usd::text AS "amountUsd",
+  to_char(e.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"`;
+
 export interface BookingResult {
   /** False when the swap was booked already (the ledger is unique per swap). */
   earningsBooked: boolean;
@@ -52,9 +109,12 @@ export class EarningsRepository {
   private readonly ledgerColumns: EntityColumns<EarningsEntryEntity>;
   private readonly payoutColumns: EntityColumns<PayoutEntity>;
 
+  private readonly cursors: CursorReads;
+
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.ledgerColumns = new EntityColumns(dataSource, EarningsEntryEntity);
     this.payoutColumns = new EntityColumns(dataSource, PayoutEntity);
+    this.cursors = new CursorReads(dataSource);
   }
 
   /**
@@ -198,6 +258,99 @@ export class EarningsRepository {
       [organizationId],
     );
     return rows.map((row) => this.payoutColumns.toEntity(row));
+  }
+
+  /** The organization's totals in one read. */
+  async totals(organizationId: string): Promise<EarningsTotals> {
+    const [row] = await this.dataSource.query<
+      {
+        earned: string;
+        assigned: string;
+        payable: string;
+        paid: string;
+        awaiting: number;
+      }[]
+    >(
+      `SELECT l.earned::text AS earned, p.assigned::text AS assigned,
+              p.payable::text AS payable, p.paid::text AS paid, q.awaiting
+         FROM (SELECT COALESCE(sum(amount_usd), 0) AS earned
+                 FROM earnings_ledger WHERE organization_id = $1) l,
+              (SELECT COALESCE(sum(amount_usd), 0) AS assigned,
+                      COALESCE(sum(amount_usd) FILTER (WHERE status = 'due'), 0) AS payable,
+                      COALESCE(sum(amount_usd) FILTER (WHERE status = 'paid'), 0) AS paid
+                 FROM payouts WHERE organization_id = $1) p,
+              (SELECT count(*)::int AS awaiting
+                 FROM earnings_pending WHERE organization_id = $1) q`,
+      [organizationId],
+    );
+    return {
+      earnedUsd: row.earned,
+      accruedUsd: new Decimal(row.earned).minus(row.assigned).toFixed(),
+      payableUsd: row.payable,
+      paidUsd: row.paid,
+      awaitingPrice: row.awaiting,
+    };
+  }
+
+  /** One keyset page of the organization's ledger, newest first. */
+  async ledgerPage(
+    organizationId: string,
+    page: KeysetPageRequest,
+  ): Promise<KeysetPage<LedgerEntryView>> {
+    const values: unknown[] = [organizationId];
+    const keyset = keysetClauses('e', page, 2);
+    values.push(...keyset.values, page.limit + 1);
+    const rows = await this.dataSource.query<(LedgerEntryView & { keysetAt: string })[]>(
+      `SELECT ${LEDGER_VIEW}, ${keysetAtSql('e')} AS "keysetAt" FROM earnings_ledger e
+        WHERE e.organization_id = $1 ${keyset.condition ? `AND ${keyset.condition}` : ''}
+        ${keyset.order} LIMIT $${values.length}`,
+      values,
+    );
+    const result = keysetPage(rows, page, (row) => ({ at: row.keysetAt, id: row.id }));
+    return { ...result, items: result.items.map(({ keysetAt: _, ...entry }) => entry) };
+  }
+
+  /** The whole ledger, newest first, in batches from one snapshot (for an export). */
+  exportLedger(
+    organizationId: string,
+    batchSize: number,
+  ): AsyncGenerator<LedgerEntryView[], void, undefined> {
+    return this.cursors.batches<LedgerEntryView>(
+      `SELECT ${LEDGER_VIEW} FROM earnings_ledger e WHERE e.organization_id = $1
+        ORDER BY e.created_at DESC, e.id DESC`,
+      [organizationId],
+      batchSize,
+    );
+  }
+
+  /** The organization's payouts, newest first. */
+  async payoutViews(organizationId: string): Promise<PayoutView[]> {
+    return this.dataSource.query<PayoutView[]>(
+      `SELECT id, amount_usd::text AS "amountUsd", asset, network, address, status,
+              to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS "createdAt"
+         FROM payouts WHERE organization_id = $1 ORDER BY created_at DESC, id DESC`,
+      [organizationId],
+    );
+  }
+
+  /**
+   * Points the organization's due payouts at its new payout address, in the caller's
+   * transaction (the one changing the address). Answers how many were due.
+   */
+  async redirectDuePayoutsWithin(
+    manager: EntityManager,
+    organizationId: string,
+    address: string,
+    network: PayoutNetwork,
+  ): Promise<number> {
+    const rows = rowsOf(
+      await manager.query<[unknown[], number]>(
+        `UPDATE payouts SET address = $2, network = $3
+          WHERE organization_id = $1 AND status = 'due' RETURNING id`,
+        [organizationId, address, network],
+      ),
+    );
+    return rows.length;
   }
 
   private async balanceWithin(manager: EntityManager, organizationId: string): Promise<string> {

@@ -2,8 +2,20 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type OwnerScope, type SwapStatus, TERMINAL_STATUSES } from '#app/domain';
-import { EntityColumns, PreparedReads, rowsOf, SwapEntity } from '#app/persistence';
+import {
+  CursorReads,
+  EntityColumns,
+  keysetAtSql,
+  keysetClauses,
+  keysetPage,
+  PreparedReads,
+  rowsOf,
+  SwapEntity,
+  type KeysetPage,
+  type KeysetPageRequest,
+} from '#app/persistence';
 import type { PolledSwap, PolledUpdate, RefreshedSwap } from './polled-swap.js';
+import type { SwapFilters } from './swap-filters.js';
 import type { SwapViewRow } from './swap.view.js';
 
 export interface SwapListQuery {
@@ -74,6 +86,53 @@ const REPLAY_SQL = `SELECT k.fingerprint AS "keyFingerprint", ${viewSelect('s')}
     LEFT JOIN swaps s ON s.id = k.swap_id AND s.organization_id = $3 AND s.livemode = $4
    WHERE k.credential_id = $1 AND k.key = $2 AND k.state = 'completed' AND k.expires_at > now()`;
 
+/**
+ * The conditions of `filters` on swaps aliased `s`, the owner's scope first; each value is
+ * appended to `values` and referenced by its number. Only the filters given appear, so each
+ * combination is its own statement and Postgres plans it with its own values: an absent filter
+ * never becomes an `IS NULL OR` that defeats the indexes.
+ */
+function filterConditions(owner: OwnerScope, filters: SwapFilters, values: unknown[]): string[] {
+  const param = (value: unknown): string => `$${values.push(value)}`;
+  const conditions = [
+    `s.organization_id = ${param(owner.organizationId)}`,
+    `s.livemode = ${param(owner.livemode)}`,
+  ];
+  if (filters.status !== undefined) {
+    conditions.push(`s.status = ${param(filters.status)}`);
+  }
+  if (filters.from !== undefined) {
+    conditions.push(`s.from_ticker = ${param(filters.from)}`);
+  }
+  if (filters.to !== undefined) {
+    conditions.push(`s.to_ticker = ${param(filters.to)}`);
+  }
+  if (filters.createdFrom !== undefined) {
+    conditions.push(`s.created_at >= ${param(`${filters.createdFrom}T00:00:00Z`)}::timestamptz`);
+  }
+  if (filters.createdTo !== undefined) {
+    conditions.push(
+      `s.created_at < ${param(`${filters.createdTo}T00:00:00Z`)}::timestamptz + interval '1 day'`,
+    );
+  }
+  if (filters.search !== undefined) {
+    const exact = param(filters.search);
+    const folded = param(filters.search.toLowerCase());
+    conditions.push(
+      `(s.id = ${exact} OR s.partner_reference_id = ${exact}
+        OR lower(s.payin_address) = ${folded} OR lower(s.payout_address) = ${folded})`,
+    );
+  }
+  return conditions;
+}
+
+/** A page row: the view and its keyset position. */
+type PositionedViewRow = SwapViewRow & { keysetAt: string };
+
+function withoutPosition({ keysetAt: _, ...view }: PositionedViewRow): SwapViewRow {
+  return view;
+}
+
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(',');
 /** What a refresh reads of a swap (`s`) and its organization (`o`). */
 const CLAIM_COLUMNS = `s.id, s.organization_id, s.livemode, s.provider_transaction_id, s.status, s.from_ticker,
@@ -111,10 +170,12 @@ interface ClaimRow {
 export class SwapsRepository {
   private readonly columns: EntityColumns<SwapEntity>;
   private readonly prepared: PreparedReads;
+  private readonly cursors: CursorReads;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.columns = new EntityColumns(dataSource, SwapEntity);
     this.prepared = new PreparedReads(dataSource);
+    this.cursors = new CursorReads(dataSource);
   }
 
   async insert(manager: EntityManager, swap: SwapEntity): Promise<void> {
@@ -175,6 +236,75 @@ export class SwapsRepository {
         owner.livemode,
         ...(byReference ? [query.partnerReferenceId] : []),
       ],
+    );
+  }
+
+  /**
+   * One keyset page of the owner's swaps matching `filters`, newest first, as a partner reads
+   * them. Every filter combination has an index in this order (docs/decisions.md, "Dashboard
+   * reads"), so a page reads about `limit` index entries at any depth.
+   */
+  async searchViews(
+    owner: OwnerScope,
+    filters: SwapFilters,
+    page: KeysetPageRequest,
+  ): Promise<KeysetPage<SwapViewRow>> {
+    const values: unknown[] = [];
+    const conditions = filterConditions(owner, filters, values);
+    const keyset = keysetClauses('s', page, values.length + 1);
+    if (keyset.condition) {
+      conditions.push(keyset.condition);
+      values.push(...keyset.values);
+    }
+    values.push(page.limit + 1);
+    const rows = await this.dataSource.query<PositionedViewRow[]>(
+      `SELECT ${viewSelect('s')}, ${keysetAtSql('s')} AS "keysetAt" FROM swaps s
+        WHERE ${conditions.join(' AND ')}
+        ${keyset.order} LIMIT $${values.length}`,
+      values,
+    );
+    const result = keysetPage(rows, page, (row) => ({ at: row.keysetAt, id: row.id }));
+    return { ...result, items: result.items.map(withoutPosition) };
+  }
+
+  /**
+   * Every one of the owner's swaps matching `filters`, newest first, in batches read from one
+   * snapshot through a server-side cursor: memory holds one batch however many match.
+   */
+  exportViews(
+    owner: OwnerScope,
+    filters: SwapFilters,
+    batchSize: number,
+  ): AsyncGenerator<SwapViewRow[], void, undefined> {
+    const values: unknown[] = [];
+    const conditions = filterConditions(owner, filters, values);
+    return this.cursors.batches<SwapViewRow>(
+      `SELECT ${viewSelect('s')} FROM swaps s WHERE ${conditions.join(' AND ')}
+        ORDER BY s.created_at DESC, s.id DESC`,
+      values,
+      batchSize,
+    );
+  }
+
+  /**
+   * The pairs the owner's swaps use, by ticker. Walks the pair index one pair at a time (a
+   * loose index scan), so it costs a few probes per pair, not a read of every swap.
+   */
+  async pairsOfOwner(owner: OwnerScope): Promise<{ from: string; to: string }[]> {
+    return this.dataSource.query<{ from: string; to: string }[]>(
+      `WITH RECURSIVE pairs AS (
+         (SELECT from_ticker, to_ticker FROM swaps
+           WHERE organization_id = $1 AND livemode = $2
+           ORDER BY from_ticker, to_ticker LIMIT 1)
+         UNION ALL
+         SELECT next.from_ticker, next.to_ticker FROM pairs p,
+           LATERAL (SELECT from_ticker, to_ticker FROM swaps
+                     WHERE organization_id = $1 AND livemode = $2
+                       AND (from_ticker, to_ticker) > (p.from_ticker, p.to_ticker)
+                     ORDER BY from_ticker, to_ticker LIMIT 1) next
+       )
+       SELECT from_ticker AS "from", to_ticker AS "to" FROM pairs`,
+      [owner.organizationId, owner.livemode],
     );
   }
 

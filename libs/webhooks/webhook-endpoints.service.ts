@@ -1,7 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import { EVENT_TYPES, newEventId, PING_EVENT_TYPE, type PingEvent } from '#app/events';
+import {
+  EVENT_ID,
+  EVENT_TYPES,
+  EventsRepository,
+  newEventId,
+  PING_EVENT_TYPE,
+  type PingEvent,
+} from '#app/events';
 import { CredentialCipher } from '#app/partners';
 import {
   checkWebhookTarget,
@@ -10,7 +17,12 @@ import {
   type ResolveAll,
   type WebhookTargetPolicy,
 } from './delivery/index.js';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+import {
+  WebhookDeliveriesRepository,
+  type AttemptRow,
+  type EventDelivery,
+  type Resend,
+} from './webhook-deliveries.repository.js';
 import {
   toHealthView,
   toWebhookEndpointView,
@@ -51,6 +63,7 @@ export class WebhookEndpointsService {
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
     private readonly cipher: CredentialCipher,
+    private readonly events: EventsRepository,
     @Inject(WEBHOOK_TARGET_POLICY) private readonly policy: WebhookTargetPolicy,
     @Inject(WEBHOOK_RESOLVER) private readonly resolveAll: ResolveAll,
   ) {}
@@ -140,6 +153,51 @@ export class WebhookEndpointsService {
   }
 
   /**
+   * A page of the endpoint's attempts, newest first; `before` is the id of the last attempt of
+   * the page before (an id that is not a positive integer starts from the newest).
+   */
+  async attemptPage(
+    id: string,
+    owner: OwnerScope,
+    query: { before?: string; limit: number },
+  ): Promise<{ attempts: AttemptRow[]; hasMore: boolean }> {
+    await this.own(id, owner);
+    const before =
+      query.before !== undefined && ATTEMPT_ID.test(query.before) ? query.before : null;
+    return this.deliveries.attemptPage(id, before, query.limit);
+  }
+
+  /**
+   * Sends one of the owner's events to the endpoint again, as a new delivery the poller makes
+   * (retried like any other) on behalf of `actor`; while a delivery of it is still pending, that
+   * one is made due now instead. A disabled endpoint is sent nothing.
+   */
+  async resend(id: string, owner: OwnerScope, eventId: string, actor: string): Promise<Resend> {
+    const endpoint = await this.own(id, owner);
+    const event = EVENT_ID.test(eventId) ? await this.events.findForOwner(eventId, owner) : null;
+    if (!event) {
+      throw new AppError(ErrorCode.NotFound, 'Event not found.');
+    }
+    if (!endpoint.enabled) {
+      throw new AppError(
+        ErrorCode.Conflict,
+        'This endpoint is disabled; enable it before resending events to it.',
+      );
+    }
+    const resend = await this.deliveries.resend(id, eventId, actor);
+    this.logger.log(
+      { orgId: owner.organizationId, endpointId: id, eventId, actor, created: resend.created },
+      'webhook resend queued',
+    );
+    return resend;
+  }
+
+  /** The deliveries of the owner's event, to the owner's endpoints, newest first. */
+  async deliveriesOfEvent(eventId: string, owner: OwnerScope): Promise<EventDelivery[]> {
+    return EVENT_ID.test(eventId) ? this.deliveries.forEvent(eventId, owner) : [];
+  }
+
+  /**
    * Sends an `endpoint.ping` event at once, signed like every webhook, and answers what the
    * endpoint said. The ping is neither stored as an event nor retried.
    */
@@ -196,6 +254,9 @@ export class WebhookEndpointsService {
     }
   }
 }
+
+/** A `webhook_attempts` id: a positive bigint. */
+const ATTEMPT_ID = /^[1-9][0-9]{0,17}$/;
 
 function notFound(): AppError {
   return new AppError(ErrorCode.NotFound, 'Webhook endpoint not found.');

@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
+import { EventsModule } from '#app/events';
 import { PartnersModule } from '#app/partners';
 import { resolveWithDns, type WebhookTargetPolicy } from './delivery/index.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
@@ -26,7 +27,7 @@ export class WebhooksDataModule {}
 
 /** Partners' endpoint management, for the api; the target rules follow `APP_SETTINGS.webhooks`. */
 @Module({
-  imports: [WebhooksDataModule, PartnersModule],
+  imports: [WebhooksDataModule, PartnersModule, EventsModule],
   providers: [
     {
       provide: WEBHOOK_TARGET_POLICY,

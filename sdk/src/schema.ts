@@ -197,7 +197,7 @@ export interface paths {
         };
         /**
          * The event feed
-         * @description Your events of this mode in a stable order; page with `after` = the last id you saw. A page never skips nor repeats an event, even while new ones are written.
+         * @description Your events of this mode in a stable order; page with `after` = the last id you saw. A page never skips nor repeats an event, even while new ones are written. `hasMore: false` means caught up for now: ask again later with the same `after`. An `after` that is not one of your events of this mode answers 400 `invalid_request` with `param: "after"`.
          */
         get: operations["Events_feed"];
         put?: never;
@@ -4097,7 +4097,7 @@ export interface operations {
     Events_feed: {
         parameters: {
             query?: {
-                /** @description An event id: the page starts after it (exclusive). */
+                /** @description One of your event ids (`evt_…`): the page starts after it (exclusive). Any other value answers 400 `invalid_request`. */
                 after?: string;
                 limit?: number;
                 type?: "swap.created" | "swap.status_changed";

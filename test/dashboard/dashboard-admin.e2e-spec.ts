@@ -136,6 +136,16 @@ describe('Dashboard users for operators', () => {
     await admin.post('/admin/users/nope/disable').expect(404);
   });
 
+  it('describes the routes in the admin OpenAPI document', async () => {
+    const res = await admin.get('/admin/openapi.json').expect(200);
+    const paths = (res.body as { paths: Record<string, Record<string, unknown>> }).paths;
+
+    expect(Object.keys(paths['/admin/organizations/{id}/users'])).toContain('get');
+    expect(Object.keys(paths['/admin/organizations/{id}/invitations'])).toContain('post');
+    expect(Object.keys(paths['/admin/users/{id}/disable'])).toContain('post');
+    expect(JSON.stringify(paths['/admin/organizations/{id}/invitations'])).toContain('409');
+  });
+
   it('does the same from the CLI', async () => {
     const email = testEmail('cli');
 

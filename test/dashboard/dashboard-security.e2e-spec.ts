@@ -102,6 +102,8 @@ describe('Dashboard security', () => {
         expect(res.headers['cache-control']).toBe('no-store');
         expect(res.headers['x-content-type-options']).toBe('nosniff');
         expect(res.headers['referrer-policy']).toBe('same-origin');
+        // The spec's per-IP limit of /partner counts every answer.
+        expect(res.headers['ratelimit-policy']).toBe('120;w=1');
       }
     });
 
@@ -192,6 +194,47 @@ describe('Dashboard security', () => {
         const res = await client.post('/partner/login', { email, password, next });
         expect(res.status).toBe(303);
         expect(res.headers.location).toBe('/partner');
+      }
+    });
+  });
+
+  describe('behind a trusted https proxy, with PUBLIC_URL', () => {
+    it('marks the cookies Secure and takes forms only from PUBLIC_URL', async () => {
+      const proxied = await startDashboardApi({
+        TRUST_PROXY_HOPS: '1',
+        PUBLIC_URL: 'https://partners.example.com',
+      });
+      try {
+        const { email, password } = await createDashboardUser(
+          proxied.api,
+          organizationId,
+          'viewer',
+        );
+        const https = (req: request.Test) =>
+          req.set('X-Forwarded-Proto', 'https').set('X-Forwarded-For', '203.0.113.7');
+        const page = await https(request(proxied.api.url).get('/partner/login'));
+        const csrfCookie = (page.headers['set-cookie'] as unknown as string[]).find((c) =>
+          c.startsWith('partner_csrf='),
+        )!;
+        expect(csrfCookie).toMatch(/; Secure/);
+        const token = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
+        const signIn = (origin: string) =>
+          https(request(proxied.api.url).post('/partner/login'))
+            .type('form')
+            .set('Origin', origin)
+            .set('Cookie', csrfCookie.split(';')[0])
+            .send({ _csrf: token, email, password });
+
+        expect((await signIn(proxied.api.url)).status).toBe(403);
+        const ok = await signIn('https://partners.example.com');
+        expect(ok.status).toBe(303);
+        const session = (ok.headers['set-cookie'] as unknown as string[]).find((c) =>
+          c.startsWith('partner_session='),
+        );
+        expect(session).toMatch(/; Secure/);
+        expect(session).toMatch(/; HttpOnly/);
+      } finally {
+        await proxied.close();
       }
     });
   });

@@ -86,6 +86,10 @@ export interface Fixtures {
   deletableWebhookEndpointId: string;
   /** A live event of the same organization, for the feed's `after`. */
   eventId: string;
+  /** A dashboard user of the operator's organization. */
+  userId: string;
+  /** A widget key of the operator's target organization, for the revoke route. */
+  widgetKey: string;
 }
 
 /** Where fuzzed webhook endpoints point: a closed local port, so a ping fails at once. */
@@ -143,7 +147,11 @@ function hinted(name: string, fixtures: Fixtures): unknown {
     offset: () => 0,
     lite: () => true,
     url: () => FUZZ_WEBHOOK_URL,
+    email: () => `fuzz-${(sequence += 1)}@example.com`,
     after: () => fixtures.eventId,
+    allowedOrigins: () => ['https://shop.example'],
+    // Earlier operations may leave the target organization under review: a test widget key works.
+    mode: () => 'test',
   };
   return hints[name]?.();
 }
@@ -346,8 +354,11 @@ export function planRequests(
         ? fixtures.testSwapId
         : operation.template.startsWith('/v1/webhook_endpoints/')
           ? webhookEndpointId
-          : fixtures.organizationId,
+          : operation.template.startsWith('/admin/users/')
+            ? fixtures.userId
+            : fixtures.organizationId,
     publicKey: fixtures.publicKey,
+    key: fixtures.widgetKey,
   };
   const queryParams = operation.parameters.filter((p) => p.in === 'query');
   const headerParams = operation.parameters.filter((p) => p.in === 'header');

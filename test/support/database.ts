@@ -32,7 +32,7 @@ export async function truncateAll(url = testDatabaseUrl()): Promise<void> {
     await client.query(`TRUNCATE organizations, credentials, swaps, idempotency_keys, fixed_rates,
       earnings_ledger, earnings_pending, payouts, audit_log, swap_events, poll_cycles,
       upstream_slots, dashboard_users, dashboard_sessions, dashboard_invitations,
-      dashboard_password_resets RESTART IDENTITY CASCADE`);
+      dashboard_password_resets, widget_keys, widget_swaps RESTART IDENTITY CASCADE`);
   } finally {
     await client.end();
   }

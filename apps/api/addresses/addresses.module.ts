@@ -9,5 +9,6 @@ import { AddressesService } from './addresses.service.js';
   imports: [CatalogueModule, PartnerApiModule, ProviderModule],
   controllers: [AddressesController],
   providers: [AddressesService],
+  exports: [AddressesService],
 })
 export class AddressesModule {}

@@ -4,6 +4,7 @@ import { PartnersModule } from '#app/partners';
 import { EarningsModule } from '#app/settlement';
 import { SwapsModule } from '#app/swaps';
 import { WebhooksModule } from '#app/webhooks';
+import { WidgetsModule } from '#app/widgets';
 import { AdminApiModule } from './admin-api.module.js';
 import { AdminAuditController } from './audit.controller.js';
 import { AdminCredentialsController } from './credentials.controller.js';
@@ -12,6 +13,7 @@ import { AdminEarningsController } from './earnings.controller.js';
 import { AdminLegacySwapsController } from './legacy-swaps.controller.js';
 import { AdminOrganizationsController } from './organizations.controller.js';
 import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.js';
+import { AdminWidgetKeysController } from './widget-keys.controller.js';
 
 /**
  * The operator API under `/admin`, behind the admin token (docs/decisions.md, "Operating the
@@ -26,6 +28,7 @@ import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.
     EarningsModule,
     WebhooksModule,
     AccountsModule,
+    WidgetsModule,
   ],
   controllers: [
     AdminOrganizationsController,
@@ -35,6 +38,7 @@ import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.
     AdminEarningsController,
     AdminWebhookEndpointsController,
     AdminDashboardUsersController,
+    AdminWidgetKeysController,
   ],
 })
 export class AdminModule {}

@@ -8,6 +8,7 @@ import {
 import { Reflector } from '@nestjs/core';
 import { AppError, ErrorCode } from '#app/errors';
 import { ApiErrors } from '../common/api-errors.decorator.js';
+import { assertModeUsable } from '#app/partners';
 import type { PartnerRequest } from './partner-auth.guard.js';
 
 const REQUIRES_PROVIDER = 'requiresProviderActivation';
@@ -18,14 +19,6 @@ export const RequiresProviderActivation = (): MethodDecorator =>
     SetMetadata(REQUIRES_PROVIDER, true),
     ApiErrors(ErrorCode.ProviderCredentialPending),
   );
-
-const ORG_STATE_ERRORS = {
-  pending_review: () =>
-    new AppError(ErrorCode.OrgPendingReview, 'Your organization is under review.'),
-  suspended: () => new AppError(ErrorCode.OrgSuspended, 'Your organization is suspended.'),
-  rejected: () =>
-    new AppError(ErrorCode.OrgRejected, 'Your organization application was not approved.'),
-} as const;
 
 /**
  * Authorization of an authenticated partner: an active organization (403), and where the route
@@ -42,10 +35,7 @@ export class PartnerAccessGuard implements CanActivate {
     if (!partner) {
       throw new Error('PartnerAccessGuard needs PartnerAuthGuard before it');
     }
-    const status = partner.organizationStatus;
-    if (status !== 'active' && !(status === 'pending_review' && !partner.livemode)) {
-      throw ORG_STATE_ERRORS[status]();
-    }
+    assertModeUsable(partner.organizationStatus, partner.livemode);
     if (
       partner.livemode &&
       this.reflector.get<boolean>(REQUIRES_PROVIDER, context.getHandler()) &&

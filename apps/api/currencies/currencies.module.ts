@@ -8,5 +8,6 @@ import { CurrenciesService } from './currencies.service.js';
   imports: [CatalogueModule, PartnerApiModule],
   controllers: [CurrenciesController],
   providers: [CurrenciesService],
+  exports: [CurrenciesService],
 })
 export class CurrenciesModule {}

@@ -1,15 +1,21 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { ApiConfig } from '#app/config';
 import { MailModule } from '#app/mail';
+import { PartnerEarningsModule } from '#app/settlement';
 import { AccountsController } from './accounts/accounts.controller.js';
 import { PasswordResetController } from './accounts/password-reset.controller.js';
 import { AuditLogController } from './audit-log/audit-log.controller.js';
+import { ApiKeysPagesModule } from './api-keys/api-keys.module.js';
+import { EventsPagesModule } from './events/events.module.js';
+import { WebhooksPagesModule } from './webhooks/webhooks.module.js';
 import { AssetsController } from './assets/assets.controller.js';
 import { DashboardCoreModule } from './dashboard-core.module.js';
+import { DashboardEarningsModule } from './earnings/earnings.module.js';
 import { OverviewController } from './overview/overview.controller.js';
 import { SecurityController } from './security/security.controller.js';
 import { TeamController } from './team/team.controller.js';
 import { DASHBOARD_SETTINGS, dashboardSettings } from './shared/dashboard.config.js';
+import { DashboardSwapsModule } from './swaps/swaps.module.js';
 
 /** The partner dashboard's settings, for the whole app (configuration only). */
 @Module({})
@@ -17,7 +23,7 @@ class DashboardSettingsModule {}
 
 /** The accounts pages, the Overview, Team, Security and Audit log. */
 @Module({
-  imports: [DashboardCoreModule],
+  imports: [DashboardCoreModule, PartnerEarningsModule],
   controllers: [
     AccountsController,
     PasswordResetController,
@@ -47,6 +53,11 @@ export class DashboardModule {
         },
         MailModule.config(config.mail),
         AccountsPagesModule,
+        ApiKeysPagesModule,
+        WebhooksPagesModule,
+        EventsPagesModule,
+        DashboardSwapsModule,
+        DashboardEarningsModule,
       ],
       controllers: [AssetsController],
     };

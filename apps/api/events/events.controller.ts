@@ -21,7 +21,7 @@ export class EventsController {
   @ApiOperation({
     summary: 'The event feed',
     description:
-      'Your events of this mode in a stable order; page with `after` = the last id you saw. A page never skips nor repeats an event, even while new ones are written.',
+      'Your events of this mode in a stable order; page with `after` = the last id you saw. A page never skips nor repeats an event, even while new ones are written. `hasMore: false` means caught up for now: ask again later with the same `after`. An `after` that is not one of your events of this mode answers 400 `invalid_request` with `param: "after"`.',
   })
   @ApiErrors(ErrorCode.InvalidRequest)
   @ApiOkResponse({ type: EventFeedResponse, description: 'A page of the feed.' })

@@ -45,6 +45,14 @@ export class OpenApiController {
     return this.holder.get().partner;
   }
 
+  @Get('widget-api/v1/openapi.json')
+  @Header('Cache-Control', PUBLIC_FOR_FIVE_MINUTES)
+  @RateLimits('ip')
+  @UseGuards(RateLimitGuard)
+  widgetJson(): OpenAPIObject {
+    return this.holder.get().widget;
+  }
+
   @Get('docs')
   @Header('Content-Type', 'text/html; charset=utf-8')
   @Header('Cache-Control', PUBLIC_FOR_FIVE_MINUTES)

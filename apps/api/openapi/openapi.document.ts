@@ -3,6 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { ErrorCode } from '#app/errors';
 import { ADMIN_SECURITY } from '../admin/admin-api.decorator.js';
 import { PARTNER_SECURITY } from '../auth/partner-api.decorator.js';
+import { WIDGET_SECURITY } from '../widget-api/widget-api.decorator.js';
 import {
   errorEnvelopeSchema,
   errorResponses,
@@ -36,6 +37,13 @@ const SECURITY_SCHEMES: Record<string, SecuritySchemeObject> = {
     type: 'http',
     scheme: 'bearer',
     description: 'The operator token (`ADMIN_TOKEN`).',
+  },
+  [WIDGET_SECURITY]: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'X-Widget-Key',
+    description:
+      'A publishable widget key (`wk_live_…`, `wk_test_…`), accepted only from its allowed origins.',
   },
 };
 
@@ -79,6 +87,21 @@ const PARTNER_TAGS: [string, string][] = [
 const ADMIN_TAGS: [string, string][] = [
   ['admin', 'Organizations, credentials, earnings, the audit log and legacy imports.'],
 ];
+
+const WIDGET_TAGS: [string, string][] = [
+  [
+    'widget',
+    'What the swap widget calls from the browser with its publishable key: the catalogue, ' +
+      'quotes, swap creation and the swap by its status token.',
+  ],
+];
+
+const WIDGET_DESCRIPTION =
+  'The browser API of the swap widget. Send the widget key as `X-Widget-Key`; requests are ' +
+  "accepted from the key's allowed origins (with CORS headers) and from the hosted widget page " +
+  "itself; any other origin gets 403 `origin_not_allowed`. Swaps belong to the key's " +
+  'organization and mode, appear in its partner API, and are read back with their ' +
+  '`statusToken` (`X-Swap-Token`). Every non-2xx answer is the error envelope.';
 
 /** Anyone may use, change and share the document to build clients. */
 const LICENSE = { name: 'CC BY 4.0', url: 'https://creativecommons.org/licenses/by/4.0/' };
@@ -215,6 +238,8 @@ export interface OpenApiDocuments {
   partner: OpenAPIObject;
   /** `/admin/openapi.json`: the operator endpoints, behind the admin token. */
   admin: OpenAPIObject;
+  /** `/widget-api/v1/openapi.json`: the swap widget's browser API. */
+  widget: OpenAPIObject;
 }
 
 /** The API descriptions, generated from the controllers and DTOs of the running app. */
@@ -225,6 +250,7 @@ export function buildOpenApiDocuments(app: INestApplication): OpenApiDocuments {
     .setVersion('1.0.0')
     .addBearerAuth(SECURITY_SCHEMES[PARTNER_SECURITY], PARTNER_SECURITY)
     .addBearerAuth(SECURITY_SCHEMES[ADMIN_SECURITY], ADMIN_SECURITY)
+    .addApiKey(SECURITY_SCHEMES[WIDGET_SECURITY], WIDGET_SECURITY)
     .build();
   const generated = SwaggerModule.createDocument(app, config, {
     operationIdFactory: (controller, method) =>
@@ -247,10 +273,11 @@ export function buildOpenApiDocuments(app: INestApplication): OpenApiDocuments {
   declareResponseHeaders(full);
   describeWebhooks(full);
   const isAdmin = (path: string) => path.startsWith('/admin/');
+  const isWidget = (path: string) => path.startsWith('/widget-api/');
   return {
     partner: subset(
       full,
-      (path) => !isAdmin(path),
+      (path) => !isAdmin(path) && !isWidget(path),
       { title: 'Swap Partners API', description: PARTNER_DESCRIPTION },
       PARTNER_TAGS,
       PARTNER_SECURITY,
@@ -268,6 +295,13 @@ export function buildOpenApiDocuments(app: INestApplication): OpenApiDocuments {
       },
       ADMIN_TAGS,
       ADMIN_SECURITY,
+    ),
+    widget: subset(
+      full,
+      isWidget,
+      { title: 'Swap Partners API: swap widget', description: WIDGET_DESCRIPTION },
+      WIDGET_TAGS,
+      WIDGET_SECURITY,
     ),
   };
 }

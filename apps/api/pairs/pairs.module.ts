@@ -8,5 +8,6 @@ import { PairsService } from './pairs.service.js';
   imports: [CatalogueModule, PartnerApiModule],
   controllers: [PairsController],
   providers: [PairsService],
+  exports: [PairsService],
 })
 export class PairsModule {}

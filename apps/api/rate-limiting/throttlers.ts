@@ -65,6 +65,13 @@ const trackers: Record<LimitName, ThrottlerGetTrackerFunction> = {
     return partner.credentialId;
   },
   'public-quote': (req) => clientIp(req as Request),
+  'widget-creation': (req) => {
+    const partner = (req as PartnerRequest).partner;
+    if (!partner) {
+      throw new Error('the widget creation limit needs WidgetKeyGuard before RateLimitGuard');
+    }
+    return `${partner.credentialId}:${clientIp(req as Request)}`;
+  },
 };
 
 function throttler(policy: RateLimitPolicy & { name: LimitName }): ThrottlerOptions {
@@ -84,6 +91,7 @@ export function throttlerOptions(storage: SharedThrottlerStorage): ThrottlerModu
       throttler(POLICIES.perIp),
       throttler(POLICIES.perCredential),
       throttler(POLICIES.publicQuote),
+      throttler(POLICIES.widgetCreation),
     ],
     // A bucket is the limit and its subject, shared by every route that declares the limit.
     generateKey: (_context, tracker, name) => `${name}:${tracker}`,

@@ -32,6 +32,7 @@ export class TestHelpersModule {
         SandboxControlClient,
         TestHelpersService,
       ],
+      exports: [TestHelpersService],
     };
   }
 }

@@ -24,6 +24,18 @@ export class CredentialEntity {
   @Column({ type: 'varchar', length: 8, default: 'live' })
   mode: CredentialMode;
 
+  /** Given in the dashboard; null for credentials an operator issued. */
+  @Column({ type: 'varchar', length: 100, nullable: true })
+  name: string | null;
+
+  /** When it last authenticated a request, to the minute (written at most once a minute). */
+  @Column({ name: 'last_used_at', type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null;
+
+  /** Set when the credential is rolled: from then on it authenticates nothing. */
+  @Column({ name: 'expires_at', type: 'timestamptz', nullable: true })
+  expiresAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

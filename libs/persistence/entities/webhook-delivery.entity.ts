@@ -32,6 +32,10 @@ export class WebhookDeliveryEntity {
   @Column({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 
+  /** The dashboard user who asked for this delivery again ("Resend"); null for the first one. */
+  @Column({ name: 'resent_by', type: 'varchar', length: 128, nullable: true })
+  resentBy: string | null;
+
   @Column({ name: 'finished_at', type: 'timestamptz', nullable: true })
   finishedAt: Date | null;
 }

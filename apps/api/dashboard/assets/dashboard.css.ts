@@ -66,4 +66,17 @@ dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1.
 dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+form.filters { display: grid; grid-template-columns: repeat(auto-fill, minmax(12rem, 1fr)); gap: .75rem 1rem; align-items: end; }
+form.filters .field { margin: 0; }
+form.export { display: flex; gap: .75rem; align-items: center; margin-bottom: 1rem; }
+.charts { display: grid; grid-template-columns: repeat(auto-fit, minmax(20rem, 1fr)); gap: 1rem; margin-top: 1rem; }
+figure.chart { margin: 0; }
+figure.chart figcaption { font-weight: 600; margin-bottom: .25rem; }
+figure.chart svg { width: 100%; height: 12rem; display: block; }
+figure.chart .bar { fill: var(--accent); }
+figure.chart .axis { stroke: var(--line); stroke-width: 1; }
+figure.chart .tick { fill: var(--muted); font-size: 11px; }
+.progress { margin-top: 1rem; }
+.progress label { display: block; font-weight: 600; }
+.progress progress { width: 100%; max-width: 32rem; height: 1.25rem; accent-color: var(--accent); }
 `;

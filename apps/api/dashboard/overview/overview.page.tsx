@@ -1,7 +1,10 @@
 import type { SignedIn } from '#app/accounts';
+import type { ActivitySeries, EarningsSummary } from '#app/settlement';
 import { Notice } from '../components/flash.js';
 import { Layout } from '../components/layout.js';
+import { EarningsFigures } from '../earnings/earnings-figures.js';
 import type { PageContext } from '../shared/dashboard-request.js';
+import { ActivityCharts } from './activity-chart.js';
 
 const STATUS_LABELS: Record<SignedIn['organization']['status'], string> = {
   pending_review: 'Pending review',
@@ -57,9 +60,15 @@ export function NextSteps({ signedIn }: { signedIn: SignedIn }): JSX.Element {
 export function OverviewPage({
   ctx,
   signedIn,
+  activity,
+  earnings,
 }: {
   ctx: PageContext;
   signedIn: SignedIn;
+  /** The session mode's last 30 days. */
+  activity?: ActivitySeries;
+  /** The organization's (live) earnings. */
+  earnings?: EarningsSummary;
 }): JSX.Element {
   return (
     <Layout ctx={ctx} title="Overview">
@@ -76,6 +85,18 @@ export function OverviewPage({
         </dl>
       </section>
       <NextSteps signedIn={signedIn} />
+      {activity ? <ActivityCharts activity={activity} /> : ''}
+      {earnings ? (
+        <section class="panel" aria-labelledby="earnings-heading">
+          <h2 id="earnings-heading">Earnings</h2>
+          <EarningsFigures summary={earnings} />
+          <p>
+            <a href="/partner/earnings">Ledger, payouts and payout address</a>
+          </p>
+        </section>
+      ) : (
+        ''
+      )}
     </Layout>
   );
 }

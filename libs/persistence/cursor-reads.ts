@@ -1,0 +1,67 @@
+import type pg from 'pg';
+import type { DataSource } from 'typeorm';
+
+/** Postgres may end an export whose reader stalls this long between batches. */
+const EXPORT_IDLE_TIMEOUT = '60s';
+
+/**
+ * Reads a large result in batches through a server-side cursor, so a caller that streams it
+ * (a CSV export) holds one batch in memory however many rows there are. One pooled connection
+ * is held for the whole read, inside a read-only repeatable-read transaction: every batch comes
+ * from one snapshot. Each `FETCH` is its own statement, so the pool's statement timeout bounds
+ * one batch, not the export; the idle-in-transaction limit is raised for this transaction only,
+ * as a slow downloader leaves it idle between batches.
+ */
+export class CursorReads {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /**
+   * Batches of up to `batchSize` rows of `text`. Stopping early (`return` on the generator, as a
+   * closed download does) ends the transaction and gives the connection back; a connection left
+   * in an unknown state is destroyed rather than returned to the pool.
+   */
+  async *batches<T extends pg.QueryResultRow>(
+    text: string,
+    values: unknown[],
+    batchSize: number,
+  ): AsyncGenerator<T[], void, undefined> {
+    const pool = (this.dataSource.driver as unknown as { master: pg.Pool }).master;
+    const client = await pool.connect();
+    let ended = false;
+    try {
+      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
+      await client.query(
+        `SET LOCAL idle_in_transaction_session_timeout = '${EXPORT_IDLE_TIMEOUT}'`,
+      );
+      await client.query(`DECLARE export_cursor NO SCROLL CURSOR FOR ${text}`, values);
+      for (;;) {
+        const { rows } = await client.query<T>(`FETCH ${batchSize} FROM export_cursor`);
+        if (rows.length > 0) {
+          yield rows;
+        }
+        if (rows.length < batchSize) {
+          break;
+        }
+      }
+      await client.query('COMMIT');
+      ended = true;
+    } finally {
+      // Stopped early or failed: the transaction may still be open.
+      if (!ended) {
+        ended = await rolledBack(client);
+      }
+      // `true` destroys a connection whose state is unknown instead of pooling it.
+      client.release(!ended);
+    }
+  }
+}
+
+/** Whether the connection is clean again (a failed rollback means it is not). */
+async function rolledBack(client: pg.PoolClient): Promise<boolean> {
+  try {
+    await client.query('ROLLBACK');
+    return true;
+  } catch {
+    return false;
+  }
+}
