@@ -7,8 +7,8 @@ import tseslint from 'typescript-eslint';
  * own app or lib, and another lib is reached only as `#app/<lib>`, its index: so no app imports
  * another app and no lib imports an app. The one exception is the composition root: the embedded
  * start imports the api, poller and sandbox bootstraps (docs/decisions.md, "Package boundaries and
- * one composition root"). `libs/domain` imports nothing of ours. `test/` and `bench/` boot the
- * apps and are not bounded.
+ * one composition root"). Libs keep the order of their layers (`LIB_LAYERS`). `test/` and
+ * `bench/` boot the apps and are not bounded.
  *
  * `no-restricted-imports` sees only the specifier, so each depth below a package root gets its own
  * bound: a file `d` folders down may climb at most `d` levels. Files `DEEPEST` folders down or more
@@ -38,6 +38,41 @@ function bounded(pkg, ignores, patternsAt) {
   }));
 }
 
+/**
+ * The libs' layers, bottom to top (docs/decisions.md, "Layers of the libs"): a lib imports only
+ * libs of lower layers, so no two libs depend on each other and none reaches up. The domain is at
+ * the bottom and imports nothing of ours; the transports (outgoing webhooks, incoming HTTP) are at
+ * the top; `core` only composes a process's root.
+ */
+const LIB_LAYERS = [
+  ['domain'],
+  ['config', 'errors', 'chains', 'metrics', 'input', 'csv'],
+  ['logging', 'process', 'persistence', 'redis', 'mail'],
+  ['rate-limit', 'health'],
+  ['provider'],
+  ['catalogue', 'partners', 'events'],
+  ['quotes', 'accounts', 'widgets', 'dashboard-factors'],
+  ['swaps'],
+  ['settlement'],
+  ['webhooks'],
+  ['http'],
+  ['core'],
+];
+
+/** The libs `lib` may not import: those of its own layer and above. */
+function layerBound(lib) {
+  const layer = LIB_LAYERS.findIndex((libs) => libs.includes(lib));
+  const below = LIB_LAYERS.slice(0, layer).flat();
+  const notBelow = LIB_LAYERS.slice(layer).flat();
+  return {
+    regex: `^#app/(?:${notBelow.join('|')})$`,
+    message:
+      below.length === 0
+        ? `libs/${lib} is the bottom layer: it imports nothing of ours.`
+        : `libs/${lib} may import only libs of lower layers (${below.join(', ')}); see LIB_LAYERS.`,
+  };
+}
+
 const boundaries = [
   ...bounded('apps/*', ['apps/embedded/**'], (levels) => [DEEP_LIB, leavesPackage(levels)]),
   ...bounded('apps/embedded', [], (levels) => [
@@ -47,11 +82,21 @@ const boundaries = [
       message: `${LEAVES_PACKAGE} The embedded start imports only the api, poller and sandbox bootstraps.`,
     },
   ]),
-  ...bounded('libs/*', ['libs/domain/**'], (levels) => [DEEP_LIB, leavesPackage(levels)]),
-  ...bounded('libs/domain', [], (levels) => [
-    { regex: '^#app/', message: 'libs/domain is pure: it imports nothing of ours.' },
-    leavesPackage(levels),
-  ]),
+  ...LIB_LAYERS.flat().flatMap((lib) =>
+    bounded(`libs/${lib}`, [], (levels) => [DEEP_LIB, leavesPackage(levels), layerBound(lib)]),
+  ),
+  ...bounded(
+    'libs/*',
+    LIB_LAYERS.flat().map((lib) => `libs/${lib}/**`),
+    (levels) => [
+      DEEP_LIB,
+      leavesPackage(levels),
+      {
+        regex: '^#app/',
+        message: 'Give this lib its layer in LIB_LAYERS (eslint.config.js) first.',
+      },
+    ],
+  ),
 ];
 
 export default tseslint.config(

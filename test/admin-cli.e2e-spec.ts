@@ -1,9 +1,17 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
+import { jest } from '@jest/globals';
 import { testApiEnv } from './support/api.js';
 import { truncateAll } from './support/database.js';
 
 const run = promisify(execFile);
+/**
+ * The longest one CLI command may take: a process start, migrations and Nest's boot, which take
+ * seconds on a loaded machine. A test's bound is this times the commands it runs, not a guess.
+ */
+const CLI_RUN_MS = 20_000;
+/** The most commands one test below runs (the credential lifecycle). */
+const MOST_COMMANDS_PER_TEST = 8;
 
 interface CliResult {
   code: number;
@@ -16,7 +24,7 @@ async function admin(...args: string[]): Promise<CliResult> {
   try {
     const { stdout, stderr } = await run(process.execPath, ['dist/apps/cli/main.js', ...args], {
       env: { ...testApiEnv(), PATH: process.env.PATH },
-      timeout: 20000,
+      timeout: CLI_RUN_MS,
     });
     return { code: 0, stdout, stderr };
   } catch (error: unknown) {
@@ -48,6 +56,8 @@ async function adminJson(...args: string[]): Promise<CliOutput> {
 }
 
 describe('Admin CLI (built, against the test database)', () => {
+  jest.setTimeout(MOST_COMMANDS_PER_TEST * CLI_RUN_MS);
+
   beforeAll(async () => {
     await truncateAll();
   });

@@ -4,14 +4,13 @@ import { Decimal } from 'decimal.js';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
+import { CoreModule } from '#app/core';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { EventRecorder, EventsModule, EventsRepository } from '#app/events';
 import { OrganizationsService, PartnersModule } from '#app/partners';
-import { RedisModule } from '#app/redis';
 import {
   decodeKeyset,
-  PersistenceModule,
   type KeysetPage,
   type KeysetPageRequest,
   type KeysetPosition,
@@ -106,10 +105,13 @@ describe('Dashboard reads: swaps, earnings, activity, deliveries', () => {
     await truncateAll();
     moduleRef = await Test.createTestingModule({
       imports: [
-        PersistenceModule.forRoot({ url: testDatabaseUrl(), timeoutMs: 5000 }),
-        RedisModule.forRoot({ url: testRedisUrl(), keyPrefix: testRedisPrefix() }),
-        PartnersModule.forRoot(Buffer.from(TEST_ENCRYPTION_KEY, 'base64')),
-        EventsModule.forRoot({ imports: [WebhooksDataModule], outbox: WebhookOutbox }),
+        CoreModule.forRoot({
+          database: { url: testDatabaseUrl(), timeoutMs: 5000 },
+          redis: { url: testRedisUrl(), keyPrefix: testRedisPrefix() },
+          credentialEncryptionKey: Buffer.from(TEST_ENCRYPTION_KEY, 'base64'),
+        }),
+        PartnersModule,
+        EventsModule,
         SwapsDataModule,
         SwapSearchModule,
         PartnerEarningsModule,
@@ -117,6 +119,7 @@ describe('Dashboard reads: swaps, earnings, activity, deliveries', () => {
       ],
       providers: [SwapQueryService],
     }).compile();
+    moduleRef.get(EventRecorder).bindOutbox(moduleRef.get(WebhookOutbox));
     // The tests' own connection has no statement timeout: seeding 100,000 swaps may take longer.
     db = await openTestDataSource();
     appDb = moduleRef.get(DataSource);

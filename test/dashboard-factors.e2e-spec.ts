@@ -13,8 +13,14 @@ import {
   TotpService,
   type RelyingParty,
 } from '#app/dashboard-factors';
-import { PersistenceModule } from '#app/persistence';
-import { openTestDataSource, testDatabaseUrl, truncateAll } from './support/database.js';
+import { CoreModule } from '#app/core';
+import {
+  openTestDataSource,
+  testDatabaseUrl,
+  testRedisPrefix,
+  testRedisUrl,
+  truncateAll,
+} from './support/database.js';
 import { SoftAuthenticator } from './support/soft-authenticator.js';
 
 const RP: RelyingParty = {
@@ -49,7 +55,11 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
     await truncateAll();
     const moduleRef = await Test.createTestingModule({
       imports: [
-        PersistenceModule.forRoot({ url: testDatabaseUrl(), timeoutMs: 10_000 }),
+        CoreModule.forRoot({
+          database: { url: testDatabaseUrl(), timeoutMs: 10_000 },
+          redis: { url: testRedisUrl(), keyPrefix: testRedisPrefix() },
+          credentialEncryptionKey: randomBytes(32),
+        }),
         DashboardFactorsModule.forRoot({ masterKey: randomBytes(32), clock: () => now }),
       ],
     }).compile();

@@ -1,9 +1,9 @@
-// Plain ESM: Jest loads global setup outside its module mapper, so this uses the built migrations
-// (`npm test` builds first).
+// Plain ESM: Jest loads global setup outside its module mapper, so this uses the built migrations,
+// after building them if any source is newer than `dist/` (`npm test` also builds first).
 import { randomBytes } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import pg from 'pg';
-import { runMigrations } from '../dist/libs/persistence/index.js';
+import { buildIfStale } from './build-if-stale.js';
 
 export function adminDatabaseUrl() {
   return process.env.TEST_ADMIN_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -12,6 +12,8 @@ export function adminDatabaseUrl() {
 /** One fresh, migrated database and one Redis key prefix per test run, so parallel runs never collide. */
 export default async function globalSetup() {
   process.stdout.write(`\nTests run on Node ${process.version}\n`);
+  await buildIfStale();
+  const { runMigrations } = await import('../dist/libs/persistence/index.js');
   const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const database = `swap_test_${runId}`;
   const client = new pg.Client({ connectionString: adminDatabaseUrl() });

@@ -1,9 +1,9 @@
 import { pino } from 'pino';
 import type { DataSource } from 'typeorm';
 import { loadPollerConfig } from '#app/config';
-import { HousekeepingService } from '#app/settlement';
 import { HousekeepingTick } from '../apps/poller/housekeeping.tick.js';
 import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
+import { HousekeepingService } from '../apps/poller/housekeeping.service.js';
 import { createPartner } from './factories/partners.js';
 import { startTestApi, testApiEnv, TestApi } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';

@@ -4,7 +4,8 @@ import { DECIMAL_STRING } from '#app/domain';
 import { generateAddress, validateAddress } from '#app/chains';
 import { ErrorCode } from '#app/errors';
 import { Test } from '@nestjs/testing';
-import { KEY_VALUE_STORE, MemoryStore, RedisModule, type KeyValueStore } from '#app/redis';
+import { CoreModule } from '#app/core';
+import { KEY_VALUE_STORE, MemoryStore, type KeyValueStore } from '#app/redis';
 import {
   ChangellyAdapter,
   LIQUIDITY_PROVIDER,
@@ -16,7 +17,7 @@ import {
   providerAuthHeaders,
   type LiquidityProvider,
 } from '#app/provider';
-import { testRedisPrefix, testRedisUrl } from './support/database.js';
+import { testDatabaseUrl, testRedisPrefix, testRedisUrl } from './support/database.js';
 import { providerKeyPair } from './support/keys.js';
 import { startTestSandbox, testProviderConfig, type TestSandbox } from './support/sandbox.js';
 
@@ -449,14 +450,15 @@ describe(ChangellyAdapter.name, () => {
     async function replica() {
       const moduleRef = await Test.createTestingModule({
         imports: [
-          RedisModule.forRoot({
-            url: testRedisUrl(),
-            keyPrefix: `${testRedisPrefix()}provider-module:`,
-          }),
-          ProviderModule.forRoot({
+          CoreModule.forRoot({
+            database: { url: testDatabaseUrl(), timeoutMs: 5000 },
+            redis: { url: testRedisUrl(), keyPrefix: `${testRedisPrefix()}provider-module:` },
+            credentialEncryptionKey: randomBytes(32),
             provider: testProviderConfig(sandbox.url),
             testProvider: null,
+            upstreamPriority: 'partner',
           }),
+          ProviderModule,
         ],
       }).compile();
       // The store refuses commands until connected (no offline queue); wait so the test measures sharing.

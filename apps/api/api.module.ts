@@ -1,16 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { ApiConfig } from '#app/config';
-import { EventsModule as EventsDomainModule } from '#app/events';
+import { CoreModule } from '#app/core';
+import { EventRecorder, EventsModule as EventsDomainModule } from '#app/events';
 import { HealthModule } from '#app/health';
-import { PartnersModule } from '#app/partners';
-import { PersistenceModule } from '#app/persistence';
-import { ProviderModule } from '#app/provider';
-import { RateLimitModule, UpstreamGateModule } from '#app/rate-limit';
-import { RedisModule } from '#app/redis';
-import { SwapsModule as SwapsDomainModule } from '#app/swaps';
-import { WebhookOutbox, WebhooksDataModule, WebhooksModule } from '#app/webhooks';
+import { WebhookOutbox, WebhooksDataModule } from '#app/webhooks';
 import { AddressesModule } from './addresses/addresses.module.js';
-import { AdminAuthModule } from './admin/admin-auth.module.js';
 import { AdminModule } from './admin/admin.module.js';
 import { CurrenciesModule } from './currencies/currencies.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
@@ -26,8 +20,16 @@ import { TestHelpersModule } from './test-helpers/test-helpers.module.js';
 import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module.js';
 import { WidgetApiModule } from './widget-api/widget-api.module.js';
 
+/**
+ * The api: the process's core (configuration, database) and its route modules, each of which
+ * imports what it uses. The root binds the webhook outbox to the event recorder.
+ */
 @Module({})
 export class ApiModule {
+  constructor(recorder: EventRecorder, outbox: WebhookOutbox) {
+    recorder.bindOutbox(outbox);
+  }
+
   static forRoot(config: ApiConfig): DynamicModule {
     const testHelpers = TestHelpersModule.forRoot({
       testProviderUrl: config.testProvider?.url ?? null,
@@ -36,15 +38,11 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
-        AdminAuthModule.forRoot({ token: config.adminToken }),
-        PersistenceModule.forRoot(config.database),
-        RedisModule.forRoot(config.redis),
+        CoreModule.forRoot({ ...config, upstreamPriority: 'partner' }),
+        EventsDomainModule,
+        WebhooksDataModule,
         MetricsModule,
-        RateLimitModule,
         RateLimitingModule,
-        UpstreamGateModule.forRoot({ priority: 'partner' }),
-        ProviderModule.forRoot({ provider: config.provider, testProvider: config.testProvider }),
-        PartnersModule.forRoot(config.credentialEncryptionKey),
         HealthModule.forRoot(config),
         OpenApiModule,
         AdminModule,
@@ -53,11 +51,8 @@ export class ApiModule {
         AddressesModule,
         QuotesModule.forRoot({ fixedRateTtlSeconds: config.fixedRateTtlSeconds }),
         PublicQuotesModule,
-        SwapsDomainModule.forRoot({ providerTimeoutMs: config.provider.timeoutMs }),
         SwapsModule,
-        EventsDomainModule.forRoot({ imports: [WebhooksDataModule], outbox: WebhookOutbox }),
         EventsModule,
-        WebhooksModule.forRoot({ allowPrivateTargets: config.webhooks.allowPrivateTargets }),
         WebhookEndpointsModule,
         DashboardModule.forRoot(config),
         testHelpers,

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Interval } from '@nestjs/schedule';
-import { HousekeepingService } from '#app/settlement';
+import { HousekeepingService } from './housekeeping.service.js';
 
 const HOUR_MS = 60 * 60 * 1000;
 

@@ -1,15 +1,14 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import type { PollerConfig } from '#app/config';
-import { EventsModule } from '#app/events';
+import { CoreModule } from '#app/core';
+import { EventRecorder, EventsModule } from '#app/events';
 import { HealthProbesModule } from '#app/health';
-import { PartnersModule } from '#app/partners';
-import { PersistenceModule } from '#app/persistence';
-import { ProviderModule } from '#app/provider';
-import { RateLimitModule, UpstreamGateModule } from '#app/rate-limit';
-import { RedisModule } from '#app/redis';
+import { QuotesDataModule } from '#app/quotes';
 import { SettlementModule } from '#app/settlement';
+import { SwapsDataModule } from '#app/swaps';
 import { WebhookDeliveryModule, WebhookOutbox, WebhooksDataModule } from '#app/webhooks';
+import { HousekeepingService } from './housekeeping.service.js';
 import { HousekeepingTick } from './housekeeping.tick.js';
 import { POLLER_TICK_OPTIONS, SwapPollerTick } from './swap-poller.tick.js';
 import { WEBHOOK_TICK_OPTIONS, WebhookDeliveryTick } from './webhook-delivery.tick.js';
@@ -17,24 +16,25 @@ import { WEBHOOK_TICK_OPTIONS, WebhookDeliveryTick } from './webhook-delivery.ti
 /** Deliveries sent at once by one poller; each takes at most 10 s. */
 const WEBHOOK_BATCH_SIZE = 50;
 
+/** The poller's ticks over its libs; the root binds the webhook outbox to the event recorder. */
 @Module({})
 export class PollerModule {
+  constructor(recorder: EventRecorder, outbox: WebhookOutbox) {
+    recorder.bindOutbox(outbox);
+  }
+
   static forRoot(config: PollerConfig): DynamicModule {
     return {
       module: PollerModule,
       imports: [
         ScheduleModule.forRoot(),
-        PersistenceModule.forRoot(config.database),
-        RedisModule.forRoot(config.redis),
-        // Every provider call waits for the shared upstream budget at background priority: the
-        // poller only takes slots partner traffic leaves free (docs/decisions.md, "The upstream
-        // budget").
-        RateLimitModule,
-        UpstreamGateModule.forRoot({ priority: 'background' }),
-        ProviderModule.forRoot({ provider: config.provider, testProvider: config.testProvider }),
-        // The cipher that opens webhook secrets, and the audit log an endpoint disable goes to.
-        PartnersModule.forRoot(config.credentialEncryptionKey),
-        EventsModule.forRoot({ imports: [WebhooksDataModule], outbox: WebhookOutbox }),
+        // Provider calls wait for the shared upstream budget at background priority: the poller
+        // only takes slots partner traffic leaves free (docs/decisions.md, "The upstream budget").
+        CoreModule.forRoot({ ...config, upstreamPriority: 'background' }),
+        EventsModule,
+        WebhooksDataModule,
+        SwapsDataModule,
+        QuotesDataModule,
         WebhookDeliveryModule.forRoot({
           policy: { allowPrivateTargets: config.webhooks.allowPrivateTargets },
           retryBaseMs: config.webhooks.retryBaseMs,
@@ -57,6 +57,7 @@ export class PollerModule {
         { provide: WEBHOOK_TICK_OPTIONS, useValue: { tickMs: config.webhookTickMs } },
         SwapPollerTick,
         WebhookDeliveryTick,
+        HousekeepingService,
         HousekeepingTick,
       ],
     };

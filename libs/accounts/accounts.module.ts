@@ -1,5 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MailModule } from '#app/mail';
+import { PartnersModule } from '#app/partners';
+import { RedisModule } from '#app/redis';
 import { Clock } from './clock.js';
 import { DashboardAccountsService } from './dashboard-accounts.service.js';
 import { DashboardAudit } from './dashboard-audit.js';
@@ -14,10 +16,10 @@ import { SignInThrottle } from './sign-in.throttle.js';
 
 /**
  * Partner dashboard accounts: users, sessions, invitations, password resets, re-authentication.
- * Needs the app's Postgres, store and `MailModule.config`; organizations come from PartnersModule.
+ * Needs `MailModule.config` (the mail settings) once in the app.
  */
 @Module({
-  imports: [MailModule],
+  imports: [MailModule, PartnersModule, RedisModule],
   providers: [
     Clock,
     PasswordHasher,

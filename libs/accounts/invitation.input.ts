@@ -1,6 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsEmail, IsIn, IsString, MaxLength } from 'class-validator';
-import { IsPlainText } from '#app/http';
+import { IsPlainText } from '#app/input';
 import { DASHBOARD_ROLES, type DashboardRole } from './dashboard-role.js';
 import type { DashboardUser } from './dashboard-user.js';
 import type { Invitation } from './invitations.repository.js';

@@ -1,6 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ProviderModule } from '#app/provider';
 import { CatalogueService } from './catalogue.service.js';
 
-/** Requires a module that provides LIQUIDITY_PROVIDER globally (ProviderModule). */
-@Module({ providers: [CatalogueService], exports: [CatalogueService] })
+@Module({
+  imports: [ProviderModule],
+  providers: [CatalogueService],
+  exports: [CatalogueService],
+})
 export class CatalogueModule {}

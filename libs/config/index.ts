@@ -1,2 +1,3 @@
 export * from './app.config.js';
 export * from './config.error.js';
+export * from './config.module.js';

@@ -8,7 +8,7 @@ import {
   type PublicKeyCredentialCreationOptionsJSON,
   type PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/server';
-import { isPlainText } from '#app/http';
+import { isPlainText } from '#app/input';
 import {
   DashboardPasskeyEntity,
   DashboardWebAuthnChallengeEntity,

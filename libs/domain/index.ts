@@ -4,3 +4,4 @@ export * from './organization.js';
 export * from './provider-status.js';
 export * from './swap-mode.js';
 export * from './swap-status.js';
+export * from './swap-view.js';

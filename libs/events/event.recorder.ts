@@ -1,9 +1,8 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import type { SwapStatus } from '#app/domain';
-import type { SwapView } from '#app/swaps';
+import type { SwapStatus, SwapView } from '#app/domain';
 import { newEventId, type EventType, type RecordedEvent } from './event.js';
-import { EVENT_OUTBOX, type EventOutbox } from './event-outbox.js';
+import type { EventOutbox } from './event-outbox.js';
 import { EventsRepository } from './events.repository.js';
 
 /**
@@ -12,11 +11,30 @@ import { EventsRepository } from './events.repository.js';
  * and its webhook deliveries commit together or not at all.
  */
 @Injectable()
-export class EventRecorder {
-  constructor(
-    private readonly events: EventsRepository,
-    @Inject(EVENT_OUTBOX) private readonly outbox: EventOutbox,
-  ) {}
+export class EventRecorder implements OnApplicationBootstrap {
+  private outbox: EventOutbox | null = null;
+
+  constructor(private readonly events: EventsRepository) {}
+
+  /** The app binds the outbox once, from its root module: this lib never knows who listens. */
+  bindOutbox(outbox: EventOutbox): void {
+    if (this.outbox) {
+      throw new Error('the event outbox is bound once per process');
+    }
+    this.outbox = outbox;
+  }
+
+  /** A process that records events without an outbox would lose webhooks: it does not start. */
+  onApplicationBootstrap(): void {
+    this.requireOutbox();
+  }
+
+  private requireOutbox(): EventOutbox {
+    if (!this.outbox) {
+      throw new Error('no event outbox is bound: the app root must call EventRecorder.bindOutbox');
+    }
+    return this.outbox;
+  }
 
   /** `swap` is the swap as stored, rendered as `GET /v1/swaps/{id}` renders it. */
   swapCreated(manager: EntityManager, organizationId: string, swap: SwapView): Promise<void> {
@@ -48,6 +66,6 @@ export class EventRecorder {
       organizationId,
     };
     await this.events.insert(manager, event);
-    await this.outbox.enqueue(manager, event);
+    await this.requireOutbox().enqueue(manager, event);
   }
 }

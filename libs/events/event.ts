@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { SwapView } from '#app/swaps';
+import type { SwapView } from '#app/domain';
 
 /**
  * What a partner can be told about (docs/decisions.md, "The event feed"); `endpoint.ping` is sent,

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { RedisModule } from '#app/redis';
 import { HealthController } from './health.controller.js';
 import { HEALTH_OPTIONS, HealthService, type HealthOptions } from './health.service.js';
 
@@ -8,6 +9,7 @@ export class HealthModule {
   static forRoot(options: HealthOptions): DynamicModule {
     return {
       module: HealthModule,
+      imports: [RedisModule],
       controllers: [HealthController],
       providers: [{ provide: HEALTH_OPTIONS, useValue: options }, HealthService],
       exports: [HealthService],
@@ -21,6 +23,7 @@ export class HealthProbesModule {
   static forRoot(options: HealthOptions): DynamicModule {
     return {
       module: HealthProbesModule,
+      imports: [RedisModule],
       providers: [{ provide: HEALTH_OPTIONS, useValue: options }, HealthService],
       exports: [HealthService],
     };

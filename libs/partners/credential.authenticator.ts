@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { Inject, Injectable, Logger, OnModuleDestroy, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
 import { AppError, ErrorCode } from '#app/errors';
-import { bearerToken } from '#app/http';
+import { bearerToken } from '#app/input';
 import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
 import { CredentialCipher, PUBLIC_KEY_PATTERN, SECRET_PATTERN } from './credential.cipher.js';
 import { CredentialsRepository } from './credentials.repository.js';

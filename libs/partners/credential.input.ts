@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { IsIn, IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
 import { CREDENTIAL_MODES, type CredentialMode } from '#app/domain';
-import { IsPlainText } from '#app/http';
+import { IsPlainText } from '#app/input';
 import { ROLL_OVERLAP_CHOICES, type RollOverlap } from './credentials.service.js';
 
 /** A new credential: live unless asked otherwise. Shared by the admin API's body and the CLI. */

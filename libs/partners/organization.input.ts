@@ -16,7 +16,7 @@ import {
   PAYOUT_NETWORKS,
   type PayoutNetwork,
 } from '#app/domain';
-import { IsPlainText } from '#app/http';
+import { IsPlainText } from '#app/input';
 import { IsFeePercent, toFeePercent } from './fee-percent.js';
 import type { NewOrganization, OrganizationPatch } from './organizations.repository.js';
 

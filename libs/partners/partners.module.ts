@@ -1,6 +1,8 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { APP_SETTINGS, type AppSettings } from '#app/config';
 import { AuditLogEntryEntity, CredentialEntity, OrganizationEntity } from '#app/persistence';
+import { RedisModule } from '#app/redis';
 import { AuditLogRepository } from './audit-log.repository.js';
 import { CredentialAuthenticator } from './credential.authenticator.js';
 import { CredentialCipher } from './credential.cipher.js';
@@ -10,34 +12,36 @@ import { CredentialsService } from './credentials.service.js';
 import { OrganizationsRepository } from './organizations.repository.js';
 import { OrganizationsService } from './organizations.service.js';
 
-/** Organizations, credentials and their audit trail. */
-@Module({})
-export class PartnersModule {
-  static forRoot(credentialEncryptionKey: Buffer): DynamicModule {
-    return {
-      module: PartnersModule,
-      global: true,
-      imports: [
-        TypeOrmModule.forFeature([OrganizationEntity, CredentialEntity, AuditLogEntryEntity]),
-      ],
-      providers: [
-        { provide: CredentialCipher, useValue: new CredentialCipher(credentialEncryptionKey) },
-        OrganizationsRepository,
-        CredentialsRepository,
-        AuditLogRepository,
-        CredentialAuthenticator,
-        OrganizationsService,
-        CredentialsService,
-        CredentialSecretsResealer,
-      ],
-      exports: [
-        CredentialsService,
-        CredentialCipher,
-        CredentialAuthenticator,
-        OrganizationsService,
-        OrganizationsRepository,
-        AuditLogRepository,
-      ],
-    };
-  }
-}
+/**
+ * Organizations, credentials and their audit trail. One instance per process whoever imports it,
+ * so revocations go through the same authenticator (and its cache) that serves partner requests.
+ */
+@Module({
+  imports: [
+    TypeOrmModule.forFeature([OrganizationEntity, CredentialEntity, AuditLogEntryEntity]),
+    RedisModule,
+  ],
+  providers: [
+    {
+      provide: CredentialCipher,
+      useFactory: (settings: AppSettings) => new CredentialCipher(settings.credentialEncryptionKey),
+      inject: [APP_SETTINGS],
+    },
+    OrganizationsRepository,
+    CredentialsRepository,
+    AuditLogRepository,
+    CredentialAuthenticator,
+    OrganizationsService,
+    CredentialsService,
+    CredentialSecretsResealer,
+  ],
+  exports: [
+    CredentialsService,
+    CredentialCipher,
+    CredentialAuthenticator,
+    OrganizationsService,
+    OrganizationsRepository,
+    AuditLogRepository,
+  ],
+})
+export class PartnersModule {}

@@ -13,7 +13,8 @@ import type {
   WireTransaction,
 } from './changelly.wire.js';
 import type { UpstreamCallEvent } from './json-rpc.client.js';
-import type { QuoteRequest, UpstreamGate } from './liquidity-provider.js';
+import type { UpstreamGate } from '#app/rate-limit';
+import type { QuoteRequest } from './liquidity-provider.js';
 import { ProviderError } from './provider.error.js';
 import { verifyProviderRequest } from './request-signer.js';
 

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { ProviderConfig } from '#app/config';
 import { MemoryStore, TieredCache, type KeyValueStore } from '#app/redis';
+import type { UpstreamGate } from '#app/rate-limit';
 import {
   readAddressValidation,
   readCreatedTransaction,
@@ -24,7 +25,6 @@ import type {
   ProviderTransaction,
   QuoteRequest,
   TransactionQuery,
-  UpstreamGate,
 } from './liquidity-provider.js';
 
 export interface ChangellyAdapterOptions {

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Logger } from '@nestjs/common';
 import type { ProviderConfig } from '#app/config';
 import type { RpcMethod } from './changelly.wire.js';
-import type { UpstreamGate } from './liquidity-provider.js';
+import type { UpstreamGate } from '#app/rate-limit';
 import {
   badResponse,
   mapRpcError,

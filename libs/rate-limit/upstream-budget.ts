@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { AppError, ErrorCode } from '#app/errors';
-import { PARTNER_MAX_GATE_WAIT_MS } from '#app/provider';
+import { PARTNER_MAX_GATE_WAIT_MS } from './upstream-gate.js';
 import { MemoryStore, type KeyValueStore, type SlotReservation } from '#app/redis';
 import type { UpstreamSlotsRepository } from './upstream-slots.repository.js';
 

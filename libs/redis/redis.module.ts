@@ -1,4 +1,5 @@
-import { DynamicModule, Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
+import { APP_SETTINGS, type AppSettings } from '#app/config';
 import { KEY_VALUE_STORE, type KeyValueStore } from './key-value.store.js';
 import { MemoryStore } from './memory.store.js';
 import { RedisStore } from './redis.store.js';
@@ -19,19 +20,22 @@ export function createKeyValueStore(options: RedisModuleOptions): KeyValueStore 
   return new RedisStore(options.url, options.keyPrefix);
 }
 
-/** One shared KeyValueStore per process under `KEY_VALUE_STORE`. */
-@Module({})
+/**
+ * One shared KeyValueStore per process under `KEY_VALUE_STORE`, from `APP_SETTINGS.redis`. Every
+ * module that uses the store imports this one; Nest builds it once per process.
+ */
+@Module({
+  providers: [
+    {
+      provide: KEY_VALUE_STORE,
+      useFactory: (settings: AppSettings) => createKeyValueStore(settings.redis),
+      inject: [APP_SETTINGS],
+    },
+  ],
+  exports: [KEY_VALUE_STORE],
+})
 export class RedisModule implements OnApplicationShutdown {
   constructor(@Inject(KEY_VALUE_STORE) private readonly store: KeyValueStore) {}
-
-  static forRoot(options: RedisModuleOptions): DynamicModule {
-    return {
-      module: RedisModule,
-      global: true,
-      providers: [{ provide: KEY_VALUE_STORE, useFactory: () => createKeyValueStore(options) }],
-      exports: [KEY_VALUE_STORE],
-    };
-  }
 
   async onApplicationShutdown(): Promise<void> {
     await this.store.close();

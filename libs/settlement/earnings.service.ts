@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
 import { PAYOUT_THRESHOLD_USD } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import { csvRow } from '#app/http';
+import { csvRow } from '#app/csv';
 import type {
   EarningsEntryEntity,
   KeysetPage,

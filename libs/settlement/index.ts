@@ -2,7 +2,6 @@ export * from './activity.repository.js';
 export * from './activity.service.js';
 export * from './earnings.repository.js';
 export * from './earnings.service.js';
-export * from './housekeeping.service.js';
 export * from './partner-earnings.module.js';
 export * from './payout-address.service.js';
 export * from './poll-cycles.repository.js';

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { PartnersModule } from '#app/partners';
 import { ActivityRepository } from './activity.repository.js';
 import { ActivityService } from './activity.service.js';
 import { PayoutAddressService } from './payout-address.service.js';
@@ -6,10 +7,9 @@ import { EarningsModule } from './settlement.module.js';
 
 /**
  * What the partner dashboard shows of earnings and activity, and the payout address change.
- * Needs the global PartnersModule (organizations, audit log).
  */
 @Module({
-  imports: [EarningsModule],
+  imports: [EarningsModule, PartnersModule],
   providers: [ActivityRepository, ActivityService, PayoutAddressService],
   exports: [EarningsModule, ActivityService, PayoutAddressService],
 })

@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import { validateAddress } from '#app/chains';
 import { PAYOUT_CHAINS, PAYOUT_NETWORKS, type PayoutNetwork } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import { isPlainText } from '#app/http';
+import { isPlainText } from '#app/input';
 import { AuditLogRepository, OrganizationsRepository, type PayoutDestination } from '#app/partners';
 import { EarningsRepository } from './earnings.repository.js';
 

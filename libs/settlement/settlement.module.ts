@@ -1,11 +1,11 @@
-import { DynamicModule, Global, Module } from '@nestjs/common';
-import { UPSTREAM_CALL_LISTENER } from '#app/provider';
+import { DynamicModule, Module } from '@nestjs/common';
+import { EventsModule } from '#app/events';
+import { ProviderModule, UpstreamCallListeners } from '#app/provider';
+import { RedisModule } from '#app/redis';
 import { QuotesDataModule } from '#app/quotes';
 import { SwapsDataModule } from '#app/swaps';
-import { WebhooksDataModule } from '#app/webhooks';
 import { EarningsRepository } from './earnings.repository.js';
 import { EarningsService } from './earnings.service.js';
-import { HousekeepingService } from './housekeeping.service.js';
 import { PollCyclesRepository } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
 import { SwapRefresher } from './swap-refresher.js';
@@ -25,34 +25,29 @@ export class EarningsModule {}
 
 /** Applies provider reports to swaps: the poller's, and those the api's test helpers ask for. */
 @Module({
-  imports: [EarningsModule, SwapsDataModule],
+  imports: [EarningsModule, SwapsDataModule, EventsModule],
   providers: [SwapRefresher],
   exports: [SwapRefresher],
 })
 export class SwapRefreshModule {}
 
-/** The poller's metrics; global so the provider adapter reports every call of the poller to them. */
-@Global()
+/** The poller's metrics; every call of this process's provider adapters is counted in them. */
 @Module({
-  providers: [
-    PollMetrics,
-    {
-      provide: UPSTREAM_CALL_LISTENER,
-      useFactory: (metrics: PollMetrics) => metrics.onUpstreamCall,
-      inject: [PollMetrics],
-    },
-  ],
-  exports: [PollMetrics, UPSTREAM_CALL_LISTENER],
+  imports: [ProviderModule],
+  providers: [PollMetrics],
+  exports: [PollMetrics],
 })
-export class PollMetricsModule {}
+export class PollMetricsModule {
+  constructor(listeners: UpstreamCallListeners, metrics: PollMetrics) {
+    listeners.add(metrics.onUpstreamCall);
+  }
+}
 
 /**
  * The status poller's work: claims, provider reports, transitions, settlement and earnings.
- * Needs the global EventsModule of `#app/events`.
  */
 @Module({})
 export class SettlementModule {
-  /** Needs the global `LIQUIDITY_PROVIDERS` (ProviderModule). */
   static forRoot(options: PollingOptions): DynamicModule {
     return {
       module: SettlementModule,
@@ -62,16 +57,17 @@ export class SettlementModule {
         SwapRefreshModule,
         SwapsDataModule,
         QuotesDataModule,
-        WebhooksDataModule,
+        EventsModule,
+        ProviderModule,
+        RedisModule,
       ],
       providers: [
         { provide: POLLING_OPTIONS, useValue: options },
         PollCyclesRepository,
         SwapPollingService,
         UsdPricer,
-        HousekeepingService,
       ],
-      exports: [SwapPollingService, HousekeepingService, SwapsDataModule],
+      exports: [SwapPollingService, SwapsDataModule, PollMetricsModule],
     };
   }
 }

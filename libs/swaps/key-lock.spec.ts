@@ -1,4 +1,4 @@
-import { PARTNER_MAX_GATE_WAIT_MS } from '#app/provider';
+import { PARTNER_MAX_GATE_WAIT_MS } from '#app/rate-limit';
 import { keyLockMs } from './swap-creation.service.js';
 
 describe(keyLockMs.name, () => {

@@ -18,12 +18,12 @@ import type { AuthenticatedPartner } from '#app/partners';
 import type { FixedRateEntity, SwapEntity } from '#app/persistence';
 import {
   LIQUIDITY_PROVIDER,
-  PARTNER_MAX_GATE_WAIT_MS,
   ProviderError,
   type LiquidityProvider,
   type ProviderTransaction,
 } from '#app/provider';
 import { FixedRatesRepository } from '#app/quotes';
+import { PARTNER_MAX_GATE_WAIT_MS } from '#app/rate-limit';
 import type { CreatedSwap, CreateSwapInput } from './create-swap.input.js';
 import {
   IdempotencyRepository,

@@ -1,5 +1,5 @@
 import { isSwapStatus, type SwapStatus } from '#app/domain';
-import { isPlainText } from '#app/http';
+import { isPlainText } from '#app/input';
 import { decodeKeyset, type KeysetPageRequest } from '#app/persistence';
 import { CURRENT_SWAP_ID, LEGACY_SWAP_ID } from './swap-id.js';
 

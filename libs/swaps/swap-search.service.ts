@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import { csvRow } from '#app/http';
+import { csvRow } from '#app/csv';
 import type { KeysetPage, KeysetPageRequest } from '#app/persistence';
 import type { SwapFilters } from './swap-filters.js';
 import { viewOfRow, type SwapView } from './swap.view.js';

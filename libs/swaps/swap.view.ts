@@ -1,36 +1,7 @@
-import { anomalyPercent, type SwapMode, type SwapStatus } from '#app/domain';
+import { anomalyPercent, type SwapMode, type SwapStatus, type SwapView } from '#app/domain';
 import type { SwapEntity } from '#app/persistence';
 
-/** The Swap resource of the spec: every field present, null where unknown. */
-export interface SwapView {
-  id: string;
-  providerSwapId: string;
-  status: SwapStatus;
-  mode: SwapMode;
-  /** False for a test-mode swap (sandbox provider, never earning). */
-  livemode: boolean;
-  from: string;
-  to: string;
-  amountFrom: string;
-  amountExpectedFrom: string;
-  amountExpectedTo: string;
-  amountActualFrom: string | null;
-  amountActualTo: string | null;
-  networkFee: string | null;
-  actualNetworkFee: string | null;
-  rate: string | null;
-  payinAddress: string;
-  payoutAddress: string;
-  refundAddress: string | null;
-  payinHash: string | null;
-  payoutHash: string | null;
-  moneyReceivedAt: string | null;
-  moneySentAt: string | null;
-  amountAnomalyPct: string | null;
-  partnerReferenceId: string | null;
-  payTill: string | null;
-  createdAt: string;
-}
+export type { SwapView };
 
 /**
  * A stored swap as a partner read selects it: the columns of the view, timestamps already in ISO

@@ -1,5 +1,9 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { CatalogueModule } from '#app/catalogue';
+import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
+import { EventsModule } from '#app/events';
+import { PartnersModule } from '#app/partners';
+import { ProviderModule } from '#app/provider';
 import { QuotesDataModule } from '#app/quotes';
 import { LegacyImportService } from './legacy-import.service.js';
 import {
@@ -10,24 +14,28 @@ import {
 import { SwapQueryService } from './swap-query.service.js';
 import { SwapsDataModule } from './swaps-data.module.js';
 
-/**
- * Swap creation, reads and legacy import, for every module of the app that imports it once at
- * the root. Needs the global PartnersModule and ProviderModule.
- */
-@Module({})
-export class SwapsModule {
-  static forRoot(options: SwapCreationOptions): DynamicModule {
-    return {
-      module: SwapsModule,
-      global: true,
-      imports: [SwapsDataModule, QuotesDataModule, CatalogueModule],
-      providers: [
-        { provide: SWAP_CREATION_OPTIONS, useValue: options },
-        SwapCreationService,
-        SwapQueryService,
-        LegacyImportService,
-      ],
-      exports: [SwapCreationService, SwapQueryService, LegacyImportService],
-    };
-  }
-}
+/** Swap creation, reads and legacy import. The key lock follows `APP_SETTINGS.provider`. */
+@Module({
+  imports: [
+    SwapsDataModule,
+    QuotesDataModule,
+    CatalogueModule,
+    ProviderModule,
+    PartnersModule,
+    EventsModule,
+  ],
+  providers: [
+    {
+      provide: SWAP_CREATION_OPTIONS,
+      useFactory: (settings: AppSettings): SwapCreationOptions => ({
+        providerTimeoutMs: requireSetting(settings, 'provider').timeoutMs,
+      }),
+      inject: [APP_SETTINGS],
+    },
+    SwapCreationService,
+    SwapQueryService,
+    LegacyImportService,
+  ],
+  exports: [SwapCreationService, SwapQueryService, LegacyImportService],
+})
+export class SwapsModule {}

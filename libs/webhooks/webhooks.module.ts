@@ -1,4 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
+import { EventsModule } from '#app/events';
+import { PartnersModule } from '#app/partners';
 import { resolveWithDns, type WebhookTargetPolicy } from './delivery/index.js';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 import {
@@ -31,31 +34,31 @@ import { WebhookSecretsResealer } from './webhook-secrets.resealer.js';
 })
 export class WebhooksDataModule {}
 
-/** Partners' endpoint management, for the api. Needs the global PartnersModule (the cipher). */
-@Module({})
-export class WebhooksModule {
-  static forRoot(policy: WebhookTargetPolicy): DynamicModule {
-    return {
-      module: WebhooksModule,
-      global: true,
-      imports: [WebhooksDataModule],
-      providers: [
-        { provide: WEBHOOK_TARGET_POLICY, useValue: policy },
-        { provide: WEBHOOK_RESOLVER, useValue: resolveWithDns },
-        WebhookEndpointsService,
-      ],
-      exports: [WebhookEndpointsService],
-    };
-  }
-}
+/** Partners' endpoint management, for the api; the target rules follow `APP_SETTINGS.webhooks`. */
+@Module({
+  imports: [WebhooksDataModule, PartnersModule, EventsModule],
+  providers: [
+    {
+      provide: WEBHOOK_TARGET_POLICY,
+      useFactory: (settings: AppSettings): WebhookTargetPolicy => ({
+        allowPrivateTargets: requireSetting(settings, 'webhooks').allowPrivateTargets,
+      }),
+      inject: [APP_SETTINGS],
+    },
+    { provide: WEBHOOK_RESOLVER, useValue: resolveWithDns },
+    WebhookEndpointsService,
+  ],
+  exports: [WebhookEndpointsService],
+})
+export class WebhooksModule {}
 
-/** The poller's delivery work. Needs the global PartnersModule (the cipher, the audit log). */
+/** The poller's delivery work. */
 @Module({})
 export class WebhookDeliveryModule {
   static forRoot(options: WebhookDeliveryOptions): DynamicModule {
     return {
       module: WebhookDeliveryModule,
-      imports: [WebhooksDataModule],
+      imports: [WebhooksDataModule, PartnersModule],
       providers: [
         { provide: WEBHOOK_DELIVERY_OPTIONS, useValue: options },
         { provide: WEBHOOK_RESOLVER, useValue: resolveWithDns },

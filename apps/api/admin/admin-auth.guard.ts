@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
 import { AppError, ErrorCode } from '#app/errors';
-import { bearerToken } from '#app/http';
+import { bearerToken } from '#app/input';
 
 function sha256(value: string): Buffer {
   return createHash('sha256').update(value, 'utf8').digest();

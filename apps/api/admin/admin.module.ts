@@ -1,7 +1,11 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '#app/accounts';
+import { PartnersModule } from '#app/partners';
 import { EarningsModule } from '#app/settlement';
+import { SwapsModule } from '#app/swaps';
+import { WebhooksModule } from '#app/webhooks';
 import { WidgetsModule } from '#app/widgets';
+import { AdminApiModule } from './admin-api.module.js';
 import { AdminAuditController } from './audit.controller.js';
 import { AdminCredentialsController } from './credentials.controller.js';
 import { AdminDashboardUsersController } from './dashboard-users.controller.js';
@@ -13,11 +17,19 @@ import { AdminWidgetKeysController } from './widget-keys.controller.js';
 
 /**
  * The operator API under `/admin`, behind the admin token (docs/decisions.md, "Operating the
- * service"). OrganizationsService comes from the one PartnersModule the api root imports, so
- * revocations go through the same authenticator that serves partner requests.
+ * service"). PartnersModule is one instance per process, so revocations go through the same
+ * authenticator that serves partner requests.
  */
 @Module({
-  imports: [EarningsModule, AccountsModule, WidgetsModule],
+  imports: [
+    AdminApiModule,
+    PartnersModule,
+    SwapsModule,
+    EarningsModule,
+    WebhooksModule,
+    AccountsModule,
+    WidgetsModule,
+  ],
   controllers: [
     AdminOrganizationsController,
     AdminCredentialsController,

@@ -2,7 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional, type ApiPropertyOptions } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsNotEmpty, IsOptional, IsString, MaxLength } from 'class-validator';
-import { IsPlainText } from '#app/http';
+import { IsPlainText } from '#app/input';
 
 export interface StringFieldOptions {
   maxLength: number;

@@ -1,16 +1,25 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '#app/accounts';
+import { PartnersModule } from '#app/partners';
+import { RateLimitingModule } from '../rate-limiting/rate-limiting.module.js';
 import { DashboardCsrf } from './shared/dashboard.csrf.js';
 import { DashboardGuard } from './shared/dashboard.guard.js';
 import { SignInSteps } from './shared/sign-in-steps.js';
 
 /**
  * What every dashboard page module imports: the accounts (sessions, re-authentication, mail,
- * audit) and what `@DashboardController` needs (the guard and CSRF).
+ * audit) and what `@DashboardController` needs (the guard, CSRF and the request limits).
  */
 @Module({
-  imports: [AccountsModule],
+  imports: [AccountsModule, PartnersModule, RateLimitingModule],
   providers: [DashboardCsrf, DashboardGuard, SignInSteps],
-  exports: [AccountsModule, DashboardCsrf, DashboardGuard, SignInSteps],
+  exports: [
+    AccountsModule,
+    PartnersModule,
+    RateLimitingModule,
+    DashboardCsrf,
+    DashboardGuard,
+    SignInSteps,
+  ],
 })
 export class DashboardCoreModule {}

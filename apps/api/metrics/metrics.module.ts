@@ -1,20 +1,18 @@
-import { Global, Module } from '@nestjs/common';
-import { UPSTREAM_CALL_LISTENER } from '#app/provider';
+import { Module } from '@nestjs/common';
+import { ProviderModule, UpstreamCallListeners } from '#app/provider';
+import { AdminAuthModule } from '../admin/admin-auth.module.js';
 import { ApiMetrics } from './api.metrics.js';
 import { MetricsController } from './metrics.controller.js';
 
-/** Global so the provider adapter can report its calls to it. */
-@Global()
+/** `/metrics`; every call of the api's provider adapters is counted in it. */
 @Module({
+  imports: [ProviderModule, AdminAuthModule],
   controllers: [MetricsController],
-  providers: [
-    ApiMetrics,
-    {
-      provide: UPSTREAM_CALL_LISTENER,
-      useFactory: (metrics: ApiMetrics) => metrics.onUpstreamCall,
-      inject: [ApiMetrics],
-    },
-  ],
-  exports: [ApiMetrics, UPSTREAM_CALL_LISTENER],
+  providers: [ApiMetrics],
+  exports: [ApiMetrics],
 })
-export class MetricsModule {}
+export class MetricsModule {
+  constructor(listeners: UpstreamCallListeners, metrics: ApiMetrics) {
+    listeners.add(metrics.onUpstreamCall);
+  }
+}

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { AdminApiModule } from '../admin/admin-api.module.js';
 import {
   AdminOpenApiController,
   OpenApiController,
@@ -6,6 +7,7 @@ import {
 } from './openapi.controller.js';
 
 @Module({
+  imports: [AdminApiModule],
   controllers: [OpenApiController, AdminOpenApiController],
   providers: [OpenApiDocumentHolder],
 })

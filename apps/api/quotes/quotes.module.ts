@@ -1,5 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { QuotesModule as QuotesDomainModule, type QuotesOptions } from '#app/quotes';
+import { PartnerApiModule } from '../auth/partner-api.module.js';
 import { QuotesController } from './quotes.controller.js';
 
 @Module({})
@@ -7,7 +8,7 @@ export class QuotesModule {
   static forRoot(options: QuotesOptions): DynamicModule {
     return {
       module: QuotesModule,
-      imports: [QuotesDomainModule.forRoot(options)],
+      imports: [QuotesDomainModule.forRoot(options), PartnerApiModule],
       controllers: [QuotesController],
     };
   }

@@ -2,8 +2,6 @@ import { jest } from '@jest/globals';
 import {
   Controller,
   Get,
-  Global,
-  Module,
   UseGuards,
   type CanActivate,
   type ExecutionContext,
@@ -79,17 +77,13 @@ describe(RateLimitGuard.name, () => {
     // Every counter reads this clock: the store's windows and the per-process fallback's.
     jest.spyOn(Date, 'now').mockImplementation(() => now);
 
-    @Global()
-    @Module({
-      providers: [{ provide: KEY_VALUE_STORE, useValue: store }],
-      exports: [KEY_VALUE_STORE],
-    })
-    class StoreModule {}
-
     const moduleRef = await Test.createTestingModule({
-      imports: [StoreModule, RateLimitingModule],
+      imports: [RateLimitingModule],
       controllers: [ProbeController],
-    }).compile();
+    })
+      .overrideProvider(KEY_VALUE_STORE)
+      .useValue(store)
+      .compile();
     app = moduleRef.createNestApplication({ logger: false });
     app.useGlobalFilters(new AllExceptionsFilter());
     await app.init();

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
+import { SwapsModule as SwapsDomainModule } from '#app/swaps';
+import { PartnerApiModule } from '../auth/partner-api.module.js';
 import { SwapsController } from './swaps.controller.js';
 
-/** Needs the global SwapsModule of `#app/swaps` (imported once by the api root). */
-@Module({ controllers: [SwapsController] })
+@Module({ imports: [SwapsDomainModule, PartnerApiModule], controllers: [SwapsController] })
 export class SwapsModule {}

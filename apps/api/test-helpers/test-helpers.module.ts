@@ -1,7 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CatalogueModule } from '#app/catalogue';
+import { ProviderModule } from '#app/provider';
 import { SwapRefreshModule } from '#app/settlement';
-import { SwapsDataModule } from '#app/swaps';
+import { SwapsDataModule, SwapsModule } from '#app/swaps';
+import { PartnerApiModule } from '../auth/partner-api.module.js';
 import {
   SANDBOX_CONTROL_OPTIONS,
   SandboxControlClient,
@@ -10,13 +12,20 @@ import {
 import { TestHelpersController } from './test-helpers.controller.js';
 import { TestHelpersService } from './test-helpers.service.js';
 
-/** `/v1/test_helpers/*`. Needs the global SwapsModule of `#app/swaps` and ProviderModule. */
+/** `/v1/test_helpers/*`. */
 @Module({})
 export class TestHelpersModule {
   static forRoot(options: SandboxControlOptions): DynamicModule {
     return {
       module: TestHelpersModule,
-      imports: [CatalogueModule, SwapsDataModule, SwapRefreshModule],
+      imports: [
+        CatalogueModule,
+        ProviderModule,
+        SwapsModule,
+        SwapsDataModule,
+        SwapRefreshModule,
+        PartnerApiModule,
+      ],
       controllers: [TestHelpersController],
       providers: [
         { provide: SANDBOX_CONTROL_OPTIONS, useValue: options },

@@ -1,4 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { PartnersModule } from '#app/partners';
+import { ProviderModule } from '#app/provider';
+import { RedisModule } from '#app/redis';
+import { SwapsModule } from '#app/swaps';
+import { RateLimitingModule } from '../rate-limiting/rate-limiting.module.js';
 import { QuotesModule as QuotesDomainModule, type QuotesOptions } from '#app/quotes';
 import { StatusTokens, WidgetsModule } from '#app/widgets';
 import { AddressesModule } from '../addresses/addresses.module.js';
@@ -21,8 +26,7 @@ export interface WidgetApiOptions {
 
 /**
  * The swap widget: `/widget-api/v1` (a thin module over the partner API's services, with its own
- * guard and limits), the hosted page `/widget` and the loader `/widget.js`. Needs the global
- * SwapsModule of `#app/swaps`, PartnersModule and ProviderModule.
+ * guard and limits), the hosted page `/widget` and the loader `/widget.js`.
  */
 @Module({})
 export class WidgetApiModule {
@@ -31,6 +35,11 @@ export class WidgetApiModule {
       module: WidgetApiModule,
       imports: [
         WidgetsModule,
+        SwapsModule,
+        PartnersModule,
+        ProviderModule,
+        RedisModule,
+        RateLimitingModule,
         CurrenciesModule,
         PairsModule,
         AddressesModule,

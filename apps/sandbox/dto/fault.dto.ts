@@ -1,5 +1,5 @@
 import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
-import { IsPlainText } from '#app/http';
+import { IsPlainText } from '#app/input';
 import { FAULT_MODES, type FaultMode } from '../fault.book.js';
 
 export class FaultDto {

@@ -1,7 +1,7 @@
 import { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The partner dashboard's reads (issue 23): an organization's swaps of one mode filtered by
+ * The partner dashboard's reads: an organization's swaps of one mode filtered by
  * status or by pair, each in the list's keyset order (newest first, id breaking ties), so a
  * filtered page is a short index range however many swaps the organization has; searches by
  * payin or payout address (compared case-insensitively, as addresses are pasted); a swap's

@@ -21,7 +21,7 @@ import {
   DECIMAL_STRING,
   SIGNED_DECIMAL_STRING,
 } from '#app/domain';
-import { IsPlainText } from '#app/http';
+import { IsPlainText } from '#app/input';
 import { LEGACY_SWAP_ID } from '#app/swaps';
 
 /** A nullable string of the legacy record, documented as such (its TS type reflects as Object). */

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from '#app/events';
+import { WebhooksModule } from '#app/webhooks';
 import { DashboardCoreModule } from '../dashboard-core.module.js';
 import { EventsPagesController } from './events.controller.js';
 
@@ -7,7 +9,7 @@ import { EventsPagesController } from './events.controller.js';
  * from the api's `EventsModule` and `WebhooksModule` of the libs.
  */
 @Module({
-  imports: [DashboardCoreModule],
+  imports: [DashboardCoreModule, EventsModule, WebhooksModule],
   controllers: [EventsPagesController],
 })
 export class EventsPagesModule {}

@@ -1,5 +1,5 @@
 /** Rules for text typed into dashboard forms: each answers a message for the person, or null. */
-import { isPlainText } from '#app/http';
+import { isPlainText } from '#app/input';
 
 const EMAIL = /^[^\s@<>()[\]",;:\\]+@[^\s@<>()[\]",;:\\.]+(?:\.[^\s@<>()[\]",;:\\.]+)+$/;
 

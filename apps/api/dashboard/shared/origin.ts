@@ -1,4 +1,4 @@
-import { isPlainText } from '#app/http';
+import { isPlainText } from '#app/input';
 import type { Request } from 'express';
 
 /**

@@ -1,4 +1,6 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from '#app/events';
+import { SwapsModule } from '#app/swaps';
 import { SwapSearchModule } from '#app/swaps';
 import { WebhooksDataModule } from '#app/webhooks';
 import { DashboardCoreModule } from '../dashboard-core.module.js';
@@ -6,7 +8,7 @@ import { DashboardSwapsController } from './swaps.controller.js';
 
 /** The Swaps pages. `SwapQueryService` and `EventsRepository` come from the app's global modules. */
 @Module({
-  imports: [DashboardCoreModule, SwapSearchModule, WebhooksDataModule],
+  imports: [DashboardCoreModule, SwapSearchModule, WebhooksDataModule, EventsModule, SwapsModule],
   controllers: [DashboardSwapsController],
 })
 export class DashboardSwapsModule {}

@@ -17,7 +17,7 @@ import {
   Min,
 } from 'class-validator';
 import { EVENT_TYPES, type EventType } from '#app/events';
-import { IsPlainText } from '#app/http';
+import { IsPlainText } from '#app/input';
 import { StringField } from '../../common/string-field.decorator.js';
 
 const URL_MAX = 2048;

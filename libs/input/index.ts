@@ -1,0 +1,2 @@
+export * from './bearer.js';
+export * from './plain-text.validator.js';
