@@ -5,7 +5,7 @@ import { ApiConfig } from '#app/config';
 import { configureHttpApp, strictExpressAdapter } from '#app/http';
 import { PinoNestLogger } from '#app/logging';
 import { ApiModule } from './api.module.js';
-import { dashboardHttpMiddleware } from './dashboard/shared/dashboard-http.middleware.js';
+import { dashboardHttpMiddleware } from './dashboard/common/dashboard-http.middleware.js';
 import { ApiMetrics } from './metrics/api.metrics.js';
 import { requestMetricsMiddleware } from './metrics/request-metrics.middleware.js';
 import { OpenApiDocumentHolder } from './openapi/openapi.controller.js';

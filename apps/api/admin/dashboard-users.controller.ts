@@ -13,8 +13,8 @@ import { ApiErrors, JSON_BODY_ERRORS } from '../common/api-errors.decorator.js';
 import {
   DASHBOARD_SETTINGS,
   type DashboardSettings,
-} from '../dashboard/shared/dashboard.config.js';
-import { serviceOrigin } from '../dashboard/shared/origin.js';
+} from '../dashboard/common/dashboard.config.js';
+import { serviceOrigin } from '../dashboard/common/origin.js';
 import { ADMIN_ACTOR } from './admin-actor.js';
 import { AdminApi } from './admin-api.decorator.js';
 import { OrganizationIdPipe } from './admin-params.js';

@@ -2,9 +2,9 @@ import { Module } from '@nestjs/common';
 import { AccountsModule } from '#app/accounts';
 import { PartnersModule } from '#app/partners';
 import { RateLimitingModule } from '../rate-limiting/rate-limiting.module.js';
-import { DashboardCsrf } from './shared/dashboard.csrf.js';
-import { DashboardGuard } from './shared/dashboard.guard.js';
-import { SignInSteps } from './shared/sign-in-steps.js';
+import { DashboardCsrf } from './common/dashboard.csrf.js';
+import { DashboardGuard } from './common/dashboard.guard.js';
+import { SignInSteps } from './common/sign-in-steps.js';
 
 /**
  * What every dashboard page module imports: the accounts (sessions, re-authentication, mail,

@@ -15,7 +15,7 @@ import { OverviewController } from './overview/overview.controller.js';
 import { SecondFactorsPagesModule } from './second-factors/second-factors.module.js';
 import { SecurityController } from './security/security.controller.js';
 import { TeamController } from './team/team.controller.js';
-import { DASHBOARD_SETTINGS, dashboardSettings } from './shared/dashboard.config.js';
+import { DASHBOARD_SETTINGS, dashboardSettings } from './common/dashboard.config.js';
 import { DashboardSwapsModule } from './swaps/swaps.module.js';
 
 /** The partner dashboard's settings, for the whole app (configuration only). */

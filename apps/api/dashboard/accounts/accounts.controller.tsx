@@ -10,8 +10,8 @@ import {
 } from '#app/accounts';
 import { normalizeFeePercent, type CredentialMode } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import { dashboardCookie, readCookie, SESSION_COOKIE } from '../shared/cookies.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import { dashboardCookie, readCookie, SESSION_COOKIE } from '../common/cookies.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,
   CurrentUser,
@@ -19,12 +19,12 @@ import {
   FormBody,
   Page,
   PublicPage,
-} from '../shared/dashboard.decorators.js';
-import { setFlash } from '../shared/flash.js';
-import { emailProblem, passwordFieldProblem, textProblem } from '../shared/form-rules.js';
-import { safeNext } from '../shared/origin.js';
-import { SeeOther } from '../shared/see-other.js';
-import { SignInSteps } from '../shared/sign-in-steps.js';
+} from '../common/dashboard.decorators.js';
+import { setFlash } from '../common/flash.js';
+import { emailProblem, passwordFieldProblem, textProblem } from '../common/form-rules.js';
+import { safeNext } from '../common/origin.js';
+import { SeeOther } from '../common/see-other.js';
+import { SignInSteps } from '../common/sign-in-steps.js';
 import {
   LinkGonePage,
   LoginPage,

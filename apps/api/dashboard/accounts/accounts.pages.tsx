@@ -2,7 +2,7 @@ import { Field } from '../components/field.js';
 import { FormError, Notice } from '../components/flash.js';
 import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import { PasskeySignIn } from '../second-factors/second-factors.components.js';
 
 export function LoginPage({

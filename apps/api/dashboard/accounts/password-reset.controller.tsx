@@ -6,13 +6,13 @@ import { Field } from '../components/field.js';
 import { FormError, Notice } from '../components/flash.js';
 import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
-import type { PageContext } from '../shared/dashboard-request.js';
-import { DASHBOARD_SETTINGS, type DashboardSettings } from '../shared/dashboard.config.js';
-import { DashboardController, FormBody, Page, PublicPage } from '../shared/dashboard.decorators.js';
-import { setFlash } from '../shared/flash.js';
-import { emailProblem, passwordFieldProblem } from '../shared/form-rules.js';
-import { serviceOrigin } from '../shared/origin.js';
-import { SeeOther } from '../shared/see-other.js';
+import type { PageContext } from '../common/dashboard-request.js';
+import { DASHBOARD_SETTINGS, type DashboardSettings } from '../common/dashboard.config.js';
+import { DashboardController, FormBody, Page, PublicPage } from '../common/dashboard.decorators.js';
+import { setFlash } from '../common/flash.js';
+import { emailProblem, passwordFieldProblem } from '../common/form-rules.js';
+import { serviceOrigin } from '../common/origin.js';
+import { SeeOther } from '../common/see-other.js';
 import { LinkGonePage, SetPasswordPage } from './accounts.pages.js';
 
 /** The same answer whether or not the address has an account. */

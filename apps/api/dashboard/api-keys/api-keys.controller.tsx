@@ -11,7 +11,7 @@ import { modeUsableIn, type OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { Mailer } from '#app/mail';
 import { CredentialsService, ROLL_OVERLAP_CHOICES, type RollOverlap } from '#app/partners';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,
   CurrentUser,
@@ -19,10 +19,10 @@ import {
   FormBody,
   Page,
   Roles,
-} from '../shared/dashboard.decorators.js';
-import { setFlash } from '../shared/flash.js';
-import { textProblem } from '../shared/form-rules.js';
-import { SeeOther } from '../shared/see-other.js';
+} from '../common/dashboard.decorators.js';
+import { setFlash } from '../common/flash.js';
+import { textProblem } from '../common/form-rules.js';
+import { SeeOther } from '../common/see-other.js';
 import { ApiKeysPage, type ApiKeysView } from './api-keys.page.js';
 
 type Form = Record<string, string>;

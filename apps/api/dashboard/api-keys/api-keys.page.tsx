@@ -5,7 +5,7 @@ import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
 import { CopyButton, CopyScript, SecretNotice, When } from '../components/secret.js';
 import { Table } from '../components/table.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 
 export const OVERLAP_OPTIONS: readonly { value: RollOverlap; label: string }[] = [
   { value: 'now', label: 'Expire the old key now' },

@@ -4,8 +4,8 @@ import { AuditLogRepository } from '#app/partners';
 import type { AuditLogEntryEntity } from '#app/persistence';
 import { Layout } from '../components/layout.js';
 import { Table } from '../components/table.js';
-import type { PageContext } from '../shared/dashboard-request.js';
-import { AnyRole, CurrentUser, DashboardController, Page } from '../shared/dashboard.decorators.js';
+import type { PageContext } from '../common/dashboard-request.js';
+import { AnyRole, CurrentUser, DashboardController, Page } from '../common/dashboard.decorators.js';
 
 const PAGE_SIZE = 50;
 

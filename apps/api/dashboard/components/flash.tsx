@@ -1,5 +1,5 @@
 import type { Children } from '@kitajs/html';
-import type { FlashMessage } from '../shared/flash.js';
+import type { FlashMessage } from '../common/flash.js';
 
 /** The one-time message left by the previous request (success, error or info). */
 export function FlashBanner({ flash }: { flash: FlashMessage | null }): JSX.Element {

@@ -1,6 +1,6 @@
 import type { Children } from '@kitajs/html';
-import { CSRF_FIELD } from '../shared/dashboard.csrf.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import { CSRF_FIELD } from '../common/dashboard.csrf.js';
+import type { PageContext } from '../common/dashboard-request.js';
 
 /**
  * Every state-changing form: POST, with the CSRF token in a hidden field, so no form can forget

@@ -1,6 +1,6 @@
 import type { Children } from '@kitajs/html';
 import { DASHBOARD_STYLES, FAVICON, HTMX } from '../assets/dashboard.assets.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import { FlashBanner } from './flash.js';
 import { Form } from './form.js';
 

@@ -16,7 +16,7 @@ import {
   PayoutAddressService,
   type PayoutAddressChange,
 } from '#app/settlement';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,
   CurrentUser,
@@ -24,9 +24,9 @@ import {
   FormBody,
   Page,
   Roles,
-} from '../shared/dashboard.decorators.js';
-import { setFlash } from '../shared/flash.js';
-import { SeeOther } from '../shared/see-other.js';
+} from '../common/dashboard.decorators.js';
+import { setFlash } from '../common/flash.js';
+import { SeeOther } from '../common/see-other.js';
 import { csvFilename, sendCsv } from '../data/csv-download.js';
 import { EarningsPage, NETWORK_LABELS, type PayoutForm } from './earnings.page.js';
 

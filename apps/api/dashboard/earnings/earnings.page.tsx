@@ -7,7 +7,7 @@ import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
 import { Table, type Column } from '../components/table.js';
 import { EarningsFigures } from './earnings-figures.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import { when } from '../data/formats.js';
 
 export const NETWORK_LABELS: Record<PayoutNetwork, string> = {

@@ -4,7 +4,7 @@ import type { SignedIn } from '#app/accounts';
 import { AppError, ErrorCode } from '#app/errors';
 import { EVENT_TYPES, EventsQueryService, type EventType } from '#app/events';
 import { WebhookEndpointsService } from '#app/webhooks';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,
   CurrentUser,
@@ -12,8 +12,8 @@ import {
   FormBody,
   Page,
   Roles,
-} from '../shared/dashboard.decorators.js';
-import { SeeOther } from '../shared/see-other.js';
+} from '../common/dashboard.decorators.js';
+import { SeeOther } from '../common/see-other.js';
 import { ownerOf, resendAndTell } from '../webhooks/webhooks.controller.js';
 import { EventPage, eventPath, EventsPage } from './events.pages.js';
 

@@ -1,8 +1,8 @@
 import { Get } from '@nestjs/common';
 import type { SignedIn } from '#app/accounts';
 import { ActivityService, EarningsService } from '#app/settlement';
-import type { PageContext } from '../shared/dashboard-request.js';
-import { AnyRole, CurrentUser, DashboardController, Page } from '../shared/dashboard.decorators.js';
+import type { PageContext } from '../common/dashboard-request.js';
+import { AnyRole, CurrentUser, DashboardController, Page } from '../common/dashboard.decorators.js';
 import { ownerScopeOf } from '../data/owner-scope.js';
 import { OverviewPage } from './overview.page.js';
 

@@ -3,7 +3,7 @@ import type { ActivitySeries, EarningsSummary } from '#app/settlement';
 import { Notice } from '../components/flash.js';
 import { Layout } from '../components/layout.js';
 import { EarningsFigures } from '../earnings/earnings-figures.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import { ActivityCharts } from './activity-chart.js';
 
 const STATUS_LABELS: Record<SignedIn['organization']['status'], string> = {

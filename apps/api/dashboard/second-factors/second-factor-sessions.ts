@@ -8,8 +8,8 @@ import {
   type SignedIn,
 } from '#app/accounts';
 import { relyingPartyFor, type RelyingParty } from '#app/dashboard-factors';
-import { dashboardCookie, readCookie, SESSION_COOKIE } from '../shared/cookies.js';
-import { DASHBOARD_SETTINGS, type DashboardSettings } from '../shared/dashboard.config.js';
+import { dashboardCookie, readCookie, SESSION_COOKIE } from '../common/cookies.js';
+import { DASHBOARD_SETTINGS, type DashboardSettings } from '../common/dashboard.config.js';
 
 /** How the person proved who they are, as the audit log records a sign-in. */
 export type SignInFactor = 'totp' | 'recovery_code' | 'passkey';

@@ -4,12 +4,12 @@ import type { Request, Response } from 'express';
 import { SignInThrottle } from '#app/accounts';
 import { PasskeysService, PendingSignInsService, TotpService } from '#app/dashboard-factors';
 import { LoginPage } from '../accounts/accounts.pages.js';
-import { dashboardCookie, readCookie } from '../shared/cookies.js';
-import type { PageContext } from '../shared/dashboard-request.js';
-import { DashboardController, FormBody, Page, PublicPage } from '../shared/dashboard.decorators.js';
-import { setFlash } from '../shared/flash.js';
-import { safeNext } from '../shared/origin.js';
-import { SeeOther } from '../shared/see-other.js';
+import { dashboardCookie, readCookie } from '../common/cookies.js';
+import type { PageContext } from '../common/dashboard-request.js';
+import { DashboardController, FormBody, Page, PublicPage } from '../common/dashboard.decorators.js';
+import { setFlash } from '../common/flash.js';
+import { safeNext } from '../common/origin.js';
+import { SeeOther } from '../common/see-other.js';
 import {
   credentialOf,
   PENDING_SIGN_IN_COOKIE,

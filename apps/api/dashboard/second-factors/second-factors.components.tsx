@@ -1,6 +1,6 @@
 import type { Children } from '@kitajs/html';
 import { Form } from '../components/form.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import { PASSKEYS_JS, WEBAUTHN_BROWSER } from './second-factors.assets.js';
 
 /** The scripts a page with a passkey form loads (served assets; nothing inline). */

@@ -7,17 +7,17 @@ import {
   type SignedIn,
 } from '#app/accounts';
 import { PasskeysService, TotpService } from '#app/dashboard-factors';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,
   CurrentUser,
   DashboardController,
   FormBody,
   Page,
-} from '../shared/dashboard.decorators.js';
-import { setFlash } from '../shared/flash.js';
-import { safeNext } from '../shared/origin.js';
-import { SeeOther } from '../shared/see-other.js';
+} from '../common/dashboard.decorators.js';
+import { setFlash } from '../common/flash.js';
+import { safeNext } from '../common/origin.js';
+import { SeeOther } from '../common/see-other.js';
 import { credentialOf, SecondFactorSessions } from './second-factor-sessions.js';
 import {
   ConfirmPage,

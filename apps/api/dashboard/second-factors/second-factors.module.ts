@@ -8,8 +8,8 @@ import {
   TotpService,
 } from '#app/dashboard-factors';
 import { DashboardCoreModule } from '../dashboard-core.module.js';
-import { dashboardCookie } from '../shared/cookies.js';
-import { SignInSteps } from '../shared/sign-in-steps.js';
+import { dashboardCookie } from '../common/cookies.js';
+import { SignInSteps } from '../common/sign-in-steps.js';
 import { PENDING_SIGN_IN_COOKIE, SecondFactorSessions } from './second-factor-sessions.js';
 import { SecondFactorSignInController } from './second-factor-sign-in.controller.js';
 import { SecondFactorsController } from './second-factors.controller.js';

@@ -3,7 +3,7 @@ import { Field } from '../components/field.js';
 import { FormError, Notice } from '../components/flash.js';
 import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import { PasskeyForm } from './second-factors.components.js';
 
 /** Where the second-factor settings live (a part of the Security area). */

@@ -8,18 +8,18 @@ import {
   type SignedIn,
 } from '#app/accounts';
 import { AppError } from '#app/errors';
-import { dashboardCookie, SESSION_COOKIE } from '../shared/cookies.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import { dashboardCookie, SESSION_COOKIE } from '../common/cookies.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,
   CurrentUser,
   DashboardController,
   FormBody,
   Page,
-} from '../shared/dashboard.decorators.js';
-import { setFlash } from '../shared/flash.js';
-import { passwordFieldProblem } from '../shared/form-rules.js';
-import { SeeOther } from '../shared/see-other.js';
+} from '../common/dashboard.decorators.js';
+import { setFlash } from '../common/flash.js';
+import { passwordFieldProblem } from '../common/form-rules.js';
+import { SeeOther } from '../common/see-other.js';
 import { SecondFactorsSection } from '../second-factors/second-factors.components.js';
 import { SecurityPage } from './security.page.js';
 

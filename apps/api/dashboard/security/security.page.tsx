@@ -4,7 +4,7 @@ import { Field } from '../components/field.js';
 import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
 import { Table } from '../components/table.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 
 function when(date: Date): string {
   return `${date.toISOString().replace('T', ' ').slice(0, 16)} UTC`;

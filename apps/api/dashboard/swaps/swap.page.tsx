@@ -3,7 +3,7 @@ import { SWAP_CSV_FIELDS, type SwapView } from '#app/swaps';
 import type { SwapDeliveryView } from '#app/webhooks';
 import { Layout } from '../components/layout.js';
 import { Table, type Column } from '../components/table.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import { when } from '../data/formats.js';
 
 const EVENT_COLUMNS: Column<PartnerEvent>[] = [

@@ -5,7 +5,7 @@ import { Field, SelectField } from '../components/field.js';
 import { pairLabel, when } from '../data/formats.js';
 import { Layout } from '../components/layout.js';
 import { Table, type Column } from '../components/table.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 
 function link(query: Record<string, string>): string {
   const search = new URLSearchParams(query).toString();

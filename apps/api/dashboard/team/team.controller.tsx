@@ -7,19 +7,19 @@ import {
   type SignedIn,
 } from '#app/accounts';
 import { AppError, ErrorCode } from '#app/errors';
-import type { PageContext } from '../shared/dashboard-request.js';
-import { DASHBOARD_SETTINGS, type DashboardSettings } from '../shared/dashboard.config.js';
+import type { PageContext } from '../common/dashboard-request.js';
+import { DASHBOARD_SETTINGS, type DashboardSettings } from '../common/dashboard.config.js';
 import {
   CurrentUser,
   DashboardController,
   FormBody,
   Page,
   Roles,
-} from '../shared/dashboard.decorators.js';
-import { setFlash } from '../shared/flash.js';
-import { emailProblem } from '../shared/form-rules.js';
-import { serviceOrigin } from '../shared/origin.js';
-import { SeeOther } from '../shared/see-other.js';
+} from '../common/dashboard.decorators.js';
+import { setFlash } from '../common/flash.js';
+import { emailProblem } from '../common/form-rules.js';
+import { serviceOrigin } from '../common/origin.js';
+import { SeeOther } from '../common/see-other.js';
 import { TeamPage } from './team.page.js';
 
 const BACK = new SeeOther('/partner/team');

@@ -3,8 +3,8 @@ import { Field, SelectField } from '../components/field.js';
 import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
 import { Table } from '../components/table.js';
-import type { PageContext } from '../shared/dashboard-request.js';
-import { ReauthField } from '../shared/reauth-field.js';
+import type { PageContext } from '../common/dashboard-request.js';
+import { ReauthField } from '../common/reauth-field.js';
 
 const ROLE_OPTIONS = DASHBOARD_ROLES.map((role) => ({ value: role, label: role }));
 

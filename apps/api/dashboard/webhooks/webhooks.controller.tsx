@@ -5,7 +5,7 @@ import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { EVENT_TYPES, type EventType } from '#app/events';
 import { WebhookEndpointsService, type WebhookEndpointView } from '#app/webhooks';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,
   CurrentUser,
@@ -13,10 +13,10 @@ import {
   FormBody,
   Page,
   Roles,
-} from '../shared/dashboard.decorators.js';
-import { setFlash } from '../shared/flash.js';
-import { textProblem } from '../shared/form-rules.js';
-import { SeeOther } from '../shared/see-other.js';
+} from '../common/dashboard.decorators.js';
+import { setFlash } from '../common/flash.js';
+import { textProblem } from '../common/form-rules.js';
+import { SeeOther } from '../common/see-other.js';
 import {
   EndpointPage,
   endpointPath,

@@ -6,7 +6,7 @@ import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
 import { CopyScript, SecretNotice, When } from '../components/secret.js';
 import { Table } from '../components/table.js';
-import type { PageContext } from '../shared/dashboard-request.js';
+import type { PageContext } from '../common/dashboard-request.js';
 
 /** What the endpoint form holds: as typed, so a refused form comes back as it was. */
 export interface EndpointValues {
