@@ -21,9 +21,10 @@ import { WebhookSecretsResealer } from './webhook-secrets.resealer.js';
 
 /**
  * The tables this lib owns and the outbox the apps bind to the events lib; at start, secrets of
- * the former sealing are re-sealed (needs the global PartnersModule: the cipher).
+ * the former sealing are re-sealed with the partners lib's cipher.
  */
 @Module({
+  imports: [PartnersModule],
   providers: [
     WebhookEndpointsRepository,
     WebhookDeliveriesRepository,
