@@ -97,14 +97,12 @@ describe('Rate limits: a client retrying at 1.5 times its limit', () => {
     }
     process.stdout.write(`retrying client: passed per second ${passed.join(', ')}\n`);
     // The first second is the burst the window starts empty with; from then on, steady state.
-    for (const [second, count] of passed.entries()) {
-      if (second > 0) {
-        expect({ second, count, within: count >= 25 && count <= 30 }).toEqual({
-          second,
-          count,
-          within: true,
-        });
-      }
-    }
+    // The limiter's one-second windows do not start when the client's seconds do, so one client
+    // second can hold parts of two windows (22 beside 33): the rate is judged over the whole run,
+    // and no single second may fall to a lock-out.
+    const steady = passed.slice(1);
+    const mean = steady.reduce((sum, count) => sum + count, 0) / steady.length;
+    expect({ mean, within: mean >= 25 && mean <= 30 }).toEqual({ mean, within: true });
+    expect(steady.filter((count) => count < 15 || count > 40)).toEqual([]);
   }, 60_000);
 });
