@@ -1,37 +1,10 @@
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { jest } from '@jest/globals';
 import { testApiEnv } from './support/api.js';
+import { admin, CLI_RUN_MS, runCli } from './support/cli.js';
 import { truncateAll } from './support/database.js';
 
-const run = promisify(execFile);
-/**
- * The longest one CLI command may take: a process start, migrations and Nest's boot, which take
- * seconds on a loaded machine. A test's bound is this times the commands it runs, not a guess.
- */
-const CLI_RUN_MS = 20_000;
 /** The most commands one test below runs (the credential lifecycle). */
 const MOST_COMMANDS_PER_TEST = 8;
-
-interface CliResult {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
-/** Runs the built CLI (`npm run admin`) against the per-run test database. */
-async function admin(...args: string[]): Promise<CliResult> {
-  try {
-    const { stdout, stderr } = await run(process.execPath, ['dist/apps/cli/main.js', ...args], {
-      env: { ...testApiEnv(), PATH: process.env.PATH },
-      timeout: CLI_RUN_MS,
-    });
-    return { code: 0, stdout, stderr };
-  } catch (error: unknown) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? -1, stdout: failed.stdout ?? '', stderr: failed.stderr ?? '' };
-  }
-}
 
 type Organization = Record<string, unknown> & { id: string };
 type Credential = Record<string, unknown> & {
@@ -130,7 +103,7 @@ describe('Admin CLI (built, against the test database)', () => {
       ['cli', 'organization.create'],
     ]);
     expect(JSON.stringify(audit)).not.toContain(secret);
-  }, 90_000);
+  });
 
   it('gets, lists and updates organizations', async () => {
     const created = await adminJson('org:create', '--name', 'Update Co', '--fee', '2');
@@ -165,7 +138,7 @@ describe('Admin CLI (built, against the test database)', () => {
     expect(await adminJson('org:get', id)).toEqual(updated);
     const listed = await adminJson('org:list');
     expect(listed.organizations).toContainEqual(updated.organization);
-  }, 90_000);
+  });
 
   it.each([
     [['org:create', '--name', 'Bad Co', '--fee', '5'], /^invalid_request: .*\(param feePercent\)$/],
@@ -192,20 +165,13 @@ describe('Admin CLI (built, against the test database)', () => {
   });
 
   it('prints usage for help without needing any configuration', async () => {
-    const { stdout, stderr } = await run(process.execPath, ['dist/apps/cli/main.js', 'help'], {
-      env: { PATH: process.env.PATH },
-    });
+    const { stdout, stderr } = await runCli(['help'], {});
     expect(stderr).toBe('');
     expect(stdout).toContain('org:create --name <name> --fee <0-4>');
   });
 
   it('stops with one line naming a missing CREDENTIAL_ENCRYPTION_KEY', async () => {
-    const result = await run(process.execPath, ['dist/apps/cli/main.js', 'org:list'], {
-      env: { ...testApiEnv({ CREDENTIAL_ENCRYPTION_KEY: undefined }), PATH: process.env.PATH },
-    }).then(
-      () => ({ code: 0, stderr: '' }),
-      (error: { code: number; stderr: string }) => error,
-    );
+    const result = await runCli(['org:list'], testApiEnv({ CREDENTIAL_ENCRYPTION_KEY: undefined }));
     expect(result.code).toBe(1);
     expect(result.stderr.trim().split('\n')).toEqual([
       expect.stringContaining('CREDENTIAL_ENCRYPTION_KEY'),

@@ -52,7 +52,7 @@ describe('Dashboard keys, webhooks and events services', () => {
     db = await openTestDataSource();
     keys = api.app.get(CredentialsService);
     organizations = api.app.get(OrganizationsService);
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await replica.stop();

@@ -7,7 +7,7 @@ import { EarningsRepository } from '#app/settlement';
 import { createPartner, type TestPartner } from './factories/partners.js';
 import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
-import { spawnService, type ServiceProcess } from './support/processes.js';
+import { spawnServices, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 
 const random = (n: number): Uint8Array => randomBytes(n);
@@ -31,7 +31,7 @@ interface EarningsBody {
 describe('Earnings: ledger, payouts and the admin view', () => {
   let sandbox: TestSandbox;
   let api: TestApi;
-  let pollers: ServiceProcess[];
+  let pollers: ServiceProcess[] = [];
   let db: DataSource;
   let partner: TestPartner;
 
@@ -47,8 +47,8 @@ describe('Earnings: ledger, payouts and the admin view', () => {
       POLLER_TICK_MS: '50',
     });
     // Two poller processes watch the same swaps: each finish must still be booked once.
-    pollers = await Promise.all([1, 2].map(() => spawnService('poller', pollerEnv)));
-  });
+    pollers = await spawnServices('poller', [pollerEnv, pollerEnv]);
+  }, 120_000);
 
   afterAll(async () => {
     await Promise.all(pollers.map((p) => p.stop()));

@@ -90,7 +90,7 @@ describe('SIGTERM on the api', () => {
       'api',
       testApiEnv({ PROVIDER_URL: sandbox.url, PROVIDER_TIMEOUT_MS: '5000' }),
     );
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await api.stop('SIGKILL');

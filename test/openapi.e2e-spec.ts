@@ -203,7 +203,7 @@ describe('OpenAPI documents, a typed client and /docs', () => {
     work = await mkdtemp(join(tmpdir(), 'openapi-'));
     // The typed client resolves openapi-fetch and the Node types from the project.
     await symlink(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir');
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await rm(work, { recursive: true, force: true });

@@ -1,7 +1,7 @@
 import type { DataSource } from 'typeorm';
 import { testApiEnv } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
-import { spawnService, type ServiceProcess } from './support/processes.js';
+import { spawnService, spawnServices, type ServiceProcess } from './support/processes.js';
 import {
   createSandboxTransactions,
   currentCycle,
@@ -50,13 +50,13 @@ describe('Poller: several pollers, leases and a killed poller', () => {
   describe('three poller processes', () => {
     const SWAPS = 500;
     const CYCLES = 3;
-    let pollers: ServiceProcess[];
+    let pollers: ServiceProcess[] = [];
     let organizationId: string;
 
     beforeAll(async () => {
       organizationId = await seedSwaps(db, transactionIds.slice(0, SWAPS));
-      pollers = await Promise.all([1, 2, 3].map(() => spawnService('poller', pollerEnv())));
-    });
+      pollers = await spawnServices('poller', [pollerEnv(), pollerEnv(), pollerEnv()]);
+    }, 120_000);
 
     afterAll(async () => {
       await Promise.all(pollers.map((p) => p.stop()));

@@ -36,7 +36,7 @@ describe('Poller: refreshes per provider call', () => {
         POLLER_TICK_MS: '50',
       }),
     );
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await poller.stop();

@@ -46,7 +46,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
         POLLER_TICK_MS: '50',
       }),
     );
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await poller.stop();

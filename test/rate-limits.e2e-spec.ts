@@ -4,7 +4,7 @@ import { generateAddress } from '#app/chains';
 import { createPartner, createPartnerOverHttp, TestPartner } from './factories/partners.js';
 import { startTestApi, TEST_ADMIN_TOKEN, testApiEnv, TestApi } from './support/api.js';
 import { testRedisPrefix, truncateAll } from './support/database.js';
-import { spawnService, type ServiceProcess } from './support/processes.js';
+import { spawnService, spawnServices, type ServiceProcess } from './support/processes.js';
 import { providerKeyPair } from './support/keys.js';
 import { SandboxControl, startTestSandbox, TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
@@ -244,7 +244,7 @@ describe('Shared upstream cap', () => {
   // gets round to them.
   let sandbox: ServiceProcess;
   let control: SandboxControl;
-  let apis: ServiceProcess[];
+  let apis: ServiceProcess[] = [];
   let poller: ServiceProcess;
   let partner: TestPartner;
 
@@ -257,7 +257,7 @@ describe('Shared upstream cap', () => {
     });
     control = new SandboxControl(sandbox.url);
     const env = testApiEnv({ PROVIDER_URL: `${sandbox.url}/v2`, REDIS_KEY_PREFIX: freshPrefix() });
-    apis = [await spawnService('api', env), await spawnService('api', env)];
+    apis = await spawnServices('api', [env, env]);
     partner = await createPartnerOverHttp(apis[0].url, TEST_ADMIN_TOKEN);
     // Swaps for the poller to refresh, so partner bursts compete with background work.
     for (let i = 0; i < 20; i += 1) {
@@ -279,7 +279,7 @@ describe('Shared upstream cap', () => {
       POLLER_TICK_MS: '50',
       POLLER_BATCH_SIZE: '10',
     });
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await Promise.all([poller, ...apis].map((service) => service.stop()));

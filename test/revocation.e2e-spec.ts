@@ -15,7 +15,7 @@ describe('Credential revocation across api processes', () => {
     local = await startTestApi();
     remote = await spawnService('api', testApiEnv({ LOG_LEVEL: 'debug' }));
     partner = await createPartner(local.app);
-  });
+  }, 120_000);
 
   afterAll(async () => {
     await remote.stop();

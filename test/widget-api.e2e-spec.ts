@@ -1,6 +1,4 @@
-import { execFile } from 'node:child_process';
 import { createHash, randomUUID } from 'node:crypto';
-import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
@@ -9,7 +7,8 @@ import { gzippedScriptBytes, WIDGET_ASSETS } from '../apps/api/widget/widget.ass
 import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
 import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
 import { openTestDataSource, testRedisPrefix, truncateAll } from './support/database.js';
-import { spawnService, type ServiceProcess } from './support/processes.js';
+import { admin, CLI_RUN_MS } from './support/cli.js';
+import { spawnServices, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 
@@ -757,71 +756,61 @@ describe('Widget keys and the widget API', () => {
   });
 
   describe('admin CLI', () => {
-    const run = promisify(execFile);
-    async function admin(
-      ...args: string[]
-    ): Promise<{ code: number; stdout: string; stderr: string }> {
-      try {
-        const { stdout, stderr } = await run(process.execPath, ['dist/apps/cli/main.js', ...args], {
-          env: { ...testApiEnv(), PATH: process.env.PATH },
-          timeout: 20_000,
+    it(
+      'creates, lists and revokes widget keys like the admin API, audited as the CLI',
+      async () => {
+        const created = await admin(
+          'widget-key:create',
+          partner.organizationId,
+          '--name',
+          'From the CLI',
+          '--origin',
+          SHOP,
+          '--origin',
+          OTHER_SHOP,
+          '--test',
+        );
+        expect(created.code).toBe(0);
+        const { widgetKey } = JSON.parse(created.stdout) as { widgetKey: WidgetKey };
+        expect(widgetKey).toEqual({
+          key: expect.stringMatching(/^wk_test_[0-9a-f]{32}$/) as string,
+          mode: 'test',
+          name: 'From the CLI',
+          allowedOrigins: [SHOP, OTHER_SHOP],
+          createdAt: expect.any(String) as string,
         });
-        return { code: 0, stdout, stderr };
-      } catch (error: unknown) {
-        const failed = error as { code?: number; stdout?: string; stderr?: string };
-        return {
-          code: failed.code ?? -1,
-          stdout: failed.stdout ?? '',
-          stderr: failed.stderr ?? '',
-        };
-      }
-    }
+        await widget('get', '/currencies', widgetKey.key).expect(200);
 
-    it('creates, lists and revokes widget keys like the admin API, audited as the CLI', async () => {
-      const created = await admin(
-        'widget-key:create',
-        partner.organizationId,
-        '--name',
-        'From the CLI',
-        '--origin',
-        SHOP,
-        '--origin',
-        OTHER_SHOP,
-        '--test',
-      );
-      expect(created.code).toBe(0);
-      const { widgetKey } = JSON.parse(created.stdout) as { widgetKey: WidgetKey };
-      expect(widgetKey).toEqual({
-        key: expect.stringMatching(/^wk_test_[0-9a-f]{32}$/) as string,
-        mode: 'test',
-        name: 'From the CLI',
-        allowedOrigins: [SHOP, OTHER_SHOP],
-        createdAt: expect.any(String) as string,
-      });
-      await widget('get', '/currencies', widgetKey.key).expect(200);
-
-      const listed = await admin('widget-key:list', partner.organizationId);
-      expect(listed.stdout).toContain(widgetKey.key);
-      const revoked = await admin('widget-key:revoke', widgetKey.key);
-      expect(JSON.parse(revoked.stdout).widgetKey.revokedAt).toEqual(expect.any(String));
-      await waitUntil(
-        'the CLI revocation to reach the api',
-        async () => (await widget('get', '/currencies', widgetKey.key)).status === 401,
-        5_000,
-      );
-      const bad = await admin('widget-key:create', partner.organizationId, '--name', 'x', '--test');
-      expect(bad.code).toBe(1);
-      expect(bad.stderr).toContain('allowedOrigins');
-      const rows: { actor: string }[] = await db.query(
-        `SELECT actor FROM audit_log WHERE target_id = $1 ORDER BY id`,
-        [widgetKey.key],
-      );
-      expect(rows.map((r) => r.actor)).toEqual(['cli', 'cli']);
-    }, 60_000);
+        const listed = await admin('widget-key:list', partner.organizationId);
+        expect(listed.stdout).toContain(widgetKey.key);
+        const revoked = await admin('widget-key:revoke', widgetKey.key);
+        expect(JSON.parse(revoked.stdout).widgetKey.revokedAt).toEqual(expect.any(String));
+        await waitUntil(
+          'the CLI revocation to reach the api',
+          async () => (await widget('get', '/currencies', widgetKey.key)).status === 401,
+          5_000,
+        );
+        const bad = await admin(
+          'widget-key:create',
+          partner.organizationId,
+          '--name',
+          'x',
+          '--test',
+        );
+        expect(bad.code).toBe(1);
+        expect(bad.stderr).toContain('allowedOrigins');
+        const rows: { actor: string }[] = await db.query(
+          `SELECT actor FROM audit_log WHERE target_id = $1 ORDER BY id`,
+          [widgetKey.key],
+        );
+        expect(rows.map((r) => r.actor)).toEqual(['cli', 'cli']);
+      },
+      4 * CLI_RUN_MS,
+    );
   });
 
   describe('across two api processes', () => {
-    let apis: ServiceProcess[];
+    let apis: ServiceProcess[] = [];
 
     beforeAll(async () => {
       const env = testApiEnv({
@@ -829,8 +818,8 @@ describe('Widget keys and the widget API', () => {
         TEST_PROVIDER_URL: testSandbox.url,
         REDIS_KEY_PREFIX: testRedisPrefix(),
       });
-      apis = [await spawnService('api', env), await spawnService('api', env)];
-    }, 60_000);
+      apis = await spawnServices('api', [env, env]);
+    }, 120_000);
 
     afterAll(async () => {
       await Promise.all(apis.map((service) => service.stop()));

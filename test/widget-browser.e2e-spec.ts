@@ -97,7 +97,7 @@ describe('The swap widget in a browser', () => {
     html = partnerPage(api.url, key);
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
     mkdirSync(SCREENSHOTS, { recursive: true });
-  }, 90_000);
+  }, 120_000);
 
   afterAll(async () => {
     await browser?.close();

@@ -45,7 +45,7 @@ describe('Poller: a thousand swaps finish at once', () => {
         POLLER_LEASE_MS: '10000',
       }),
     );
-  }, 60_000);
+  }, 120_000);
 
   afterAll(async () => {
     await poller.stop();

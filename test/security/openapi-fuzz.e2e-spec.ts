@@ -188,7 +188,7 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
           .expect(201)
       ).body.widgetKey.key as string,
     };
-  });
+  }, 120_000);
 
   afterAll(async () => {
     process.stdout.write(`OpenAPI fuzz cases: ${JSON.stringify(cases)}\n`);

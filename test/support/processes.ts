@@ -17,6 +17,12 @@ const PORT_VARIABLE = {
   poller: 'POLLER_HEALTH_PORT',
   sandbox: 'SANDBOX_PORT',
 } as const;
+/**
+ * How long a child may take to answer: a Nest app boots in about a second on a quiet machine and
+ * many times that on a busy one, and a slow start is not what any test here checks.
+ */
+const STARTUP_TIMEOUT_MS = 60_000;
+
 /** What answers 200 once the app serves. */
 const READY_PATH = { api: '/health', poller: '/health', sandbox: '/sandbox/stats' } as const;
 
@@ -44,18 +50,27 @@ export async function spawnService(
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const running = (): boolean => child.exitCode === null && child.signalCode === null;
 
-  await waitUntil(
-    `the spawned ${app} to answer ${READY_PATH[app]}`,
-    async () => {
-      if (!running()) {
-        throw new Error(`the spawned ${app} exited (${child.exitCode}): ${printed.slice(-2000)}`);
-      }
-      const res = await fetch(`${url}${READY_PATH[app]}`).catch(() => null);
-      return res?.status === 200;
-    },
-    20_000,
-    100,
-  );
+  try {
+    await waitUntil(
+      `the spawned ${app} to answer ${READY_PATH[app]}`,
+      async () => {
+        if (!running()) {
+          throw new Error(`the spawned ${app} exited (${child.exitCode}): ${printed.slice(-2000)}`);
+        }
+        const res = await fetch(`${url}${READY_PATH[app]}`).catch(() => null);
+        return res?.status === 200;
+      },
+      STARTUP_TIMEOUT_MS,
+      100,
+    );
+  } catch (error) {
+    // A child that never answered must not outlive the test that started it.
+    if (running()) {
+      child.kill('SIGKILL');
+    }
+    await exited;
+    throw error;
+  }
 
   return {
     child,
@@ -68,4 +83,24 @@ export async function spawnService(
       await exited;
     },
   };
+}
+
+/**
+ * Starts one `app` per entry of `envs` at once; when any fails to answer, stops the others before
+ * throwing, so no child outlives the hook that started it.
+ */
+export async function spawnServices(
+  app: keyof typeof PORT_VARIABLE,
+  envs: Record<string, string | undefined>[],
+): Promise<ServiceProcess[]> {
+  const started = await Promise.allSettled(envs.map((env) => spawnService(app, env)));
+  const running = started.flatMap((result) =>
+    result.status === 'fulfilled' ? [result.value] : [],
+  );
+  const failure = started.find((result) => result.status === 'rejected');
+  if (failure) {
+    await Promise.all(running.map((service) => service.stop()));
+    throw failure.reason;
+  }
+  return running;
 }
