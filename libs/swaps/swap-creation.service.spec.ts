@@ -27,9 +27,13 @@ import {
   type UpstreamAttempt,
 } from './idempotency.repository.js';
 import { bodyFingerprint } from './idempotency-key.js';
-import { SWAP_CREATION_OPTIONS, SwapCreationService } from './swap-creation.service.js';
+import { KeyReservations, SWAP_CREATION_OPTIONS } from './key-reservations.js';
+import { SwapCreationService } from './swap-creation.service.js';
+import { SwapPersistence } from './swap-persistence.js';
+import { SwapPricing } from './swap-pricing.js';
 import { swapViewRow, type SwapViewRow } from './swap.view.js';
 import { SwapsRepository } from './swaps.repository.js';
+import { UpstreamAttempts } from './upstream-attempts.js';
 
 const PAYOUT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
@@ -401,6 +405,10 @@ describe(SwapCreationService.name, () => {
     const moduleRef = await Test.createTestingModule({
       providers: [
         SwapCreationService,
+        KeyReservations,
+        UpstreamAttempts,
+        SwapPricing,
+        SwapPersistence,
         {
           provide: CatalogueService,
           useValue: {
