@@ -32,6 +32,7 @@ import { SwapCreationService } from './swap-creation.service.js';
 import { SwapPersistence } from './swap-persistence.js';
 import { SwapPricing } from './swap-pricing.js';
 import { swapViewRow, type SwapViewRow } from './swap.view.js';
+import { SwapViewsRepository } from './swap-views.repository.js';
 import { SwapsRepository } from './swaps.repository.js';
 import { UpstreamAttempts } from './upstream-attempts.js';
 
@@ -86,6 +87,11 @@ class FakeIdempotency {
     }
     row.locked = true;
     return Promise.resolve({ outcome: 'acquired', id: row.id, previousAttempt: row.attempt });
+  }
+
+  /** Replays here take the reservation path; the one-read path is in test/swaps.e2e-spec.ts. */
+  findCompleted(): Promise<null> {
+    return Promise.resolve(null);
   }
 
   recordAttempt(id: string, attempt: UpstreamAttempt): Promise<void> {
@@ -176,11 +182,6 @@ class FakeSwaps {
   ): Promise<SwapViewRow | null> {
     const swap = await this.findByIdForOrg(id, owner);
     return swap && swapViewRow(swap);
-  }
-
-  /** Replays here take the reservation path; the one-read path is in test/swaps.e2e-spec.ts. */
-  findCompletedKeySwap(): Promise<null> {
-    return Promise.resolve(null);
   }
 
   isHeld(providerTransactionId: string): Promise<boolean> {
@@ -421,6 +422,7 @@ describe(SwapCreationService.name, () => {
         { provide: FixedRatesRepository, useValue: fixedRates },
         { provide: IdempotencyRepository, useValue: idempotency },
         { provide: SwapsRepository, useValue: swaps },
+        { provide: SwapViewsRepository, useValue: swaps },
         { provide: EventRecorder, useValue: events },
         { provide: LIQUIDITY_PROVIDER, useValue: provider },
         {

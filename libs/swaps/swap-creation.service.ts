@@ -4,14 +4,13 @@ import type { AuthenticatedPartner } from '#app/partners';
 import type { SwapEntity } from '#app/persistence';
 import { ProviderError } from '#app/provider';
 import type { CreatedSwap, CreateSwapInput } from './create-swap.input.js';
-import type { UpstreamAttempt } from './idempotency.repository.js';
+import { IdempotencyRepository, type UpstreamAttempt } from './idempotency.repository.js';
 import { bodyFingerprint, parseIdempotencyKey } from './idempotency-key.js';
 import { KeyReservations } from './key-reservations.js';
 import { newSwapId } from './swap-id.js';
 import { SwapPersistence } from './swap-persistence.js';
 import { assertModeFields, SwapPricing } from './swap-pricing.js';
 import { toSwapView, viewOfRow, type SwapView } from './swap.view.js';
-import { SwapsRepository } from './swaps.repository.js';
 import { UpstreamAttempts } from './upstream-attempts.js';
 
 const NOT_PROCESSABLE = /not processable|cannot be (processed|routed)/i;
@@ -33,7 +32,7 @@ export class SwapCreationService {
     private readonly attempts: UpstreamAttempts,
     private readonly pricing: SwapPricing,
     private readonly persistence: SwapPersistence,
-    private readonly swaps: SwapsRepository,
+    private readonly idempotency: IdempotencyRepository,
   ) {}
 
   async create(
@@ -45,7 +44,7 @@ export class SwapCreationService {
     assertModeFields(input);
     const fingerprint = bodyFingerprint(input);
     // Retries are the common case: a completed key and its swap answer them in one read.
-    const completed = await this.swaps.findCompletedKeySwap(partner.credentialId, key, partner);
+    const completed = await this.idempotency.findCompleted(partner.credentialId, key, partner);
     if (completed?.swap && completed.fingerprint === fingerprint) {
       return { swap: viewOfRow(completed.swap), replayed: true };
     }

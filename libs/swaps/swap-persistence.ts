@@ -13,6 +13,7 @@ import { IdempotencyRepository } from './idempotency.repository.js';
 import type { Pricing } from './swap-pricing.js';
 import { buildSwap } from './swap.factory.js';
 import { toSwapView, viewOfRow, type SwapView } from './swap.view.js';
+import { SwapViewsRepository } from './swap-views.repository.js';
 import { SwapsRepository } from './swaps.repository.js';
 
 /** A transaction the provider created, the request and key it was created for. */
@@ -38,6 +39,7 @@ export class SwapPersistence {
   constructor(
     private readonly swaps: SwapsRepository,
     private readonly idempotency: IdempotencyRepository,
+    private readonly views: SwapViewsRepository,
     private readonly events: EventRecorder,
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
@@ -92,7 +94,7 @@ export class SwapPersistence {
 
   /** The swap a completed key created, as its owner reads it. */
   async find(swapId: string, owner: OwnerScope): Promise<SwapView> {
-    const swap = await this.swaps.findViewByIdForOrg(swapId, owner);
+    const swap = await this.views.findViewByIdForOrg(swapId, owner);
     if (!swap) {
       throw new AppError(ErrorCode.NotFound, 'Swap not found.');
     }
