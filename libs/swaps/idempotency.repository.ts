@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { OwnerScope } from '#app/domain';
+import { EntityColumns, PreparedReads, SwapEntity } from '#app/persistence';
+import { SWAP_VIEW_FIELDS, type SwapViewRow } from './swap.view.js';
 
 /**
  * What was sent upstream for a key, so a lost answer can be reconciled (docs/decisions.md, "Lost
@@ -34,6 +37,12 @@ interface ExistingKeyRow {
   locked: boolean;
 }
 
+/** A completed key's fingerprint and the swap it created (null: not the asking owner's). */
+export interface CompletedKey {
+  fingerprint: string;
+  swap: SwapViewRow | null;
+}
+
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 
 /**
@@ -43,7 +52,42 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
  */
 @Injectable()
 export class IdempotencyRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  private readonly prepared: PreparedReads;
+  /** A completed, unexpired key of a credential with its swap if that is the owner's (else nulls). */
+  private readonly replaySql: string;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.prepared = new PreparedReads(dataSource);
+    const view = new EntityColumns(dataSource, SwapEntity).select('s', SWAP_VIEW_FIELDS, {
+      iso: true,
+    });
+    this.replaySql = `SELECT k.fingerprint AS "keyFingerprint", ${view}
+        FROM idempotency_keys k
+        LEFT JOIN swaps s ON s.id = k.swap_id AND s.organization_id = $3 AND s.livemode = $4
+       WHERE k.credential_id = $1 AND k.key = $2 AND k.state = 'completed' AND k.expires_at > now()`;
+  }
+
+  /**
+   * A retry's answer in one read, a prepared statement: the credential's completed, unexpired key
+   * with the swap it created, as a partner reads it (null: no such key yet).
+   */
+  async findCompleted(
+    credentialId: string,
+    key: string,
+    owner: OwnerScope,
+  ): Promise<CompletedKey | null> {
+    const rows = await this.prepared.rows<SwapViewRow & { keyFingerprint: string }>(
+      'swap-view-of-completed-key',
+      this.replaySql,
+      [credentialId, key, owner.organizationId, owner.livemode],
+    );
+    const row = rows[0];
+    if (!row) {
+      return null;
+    }
+    const { keyFingerprint, ...swap } = row;
+    return { fingerprint: keyFingerprint, swap: swap.id === null ? null : swap };
+  }
 
   /** Claims the key for one creation attempt, or says why this request may not create. */
   async reserve(

@@ -1,5 +1,5 @@
 import { PARTNER_MAX_GATE_WAIT_MS } from '#app/rate-limit';
-import { keyLockMs } from './swap-creation.service.js';
+import { keyLockMs } from './key-reservations.js';
 
 describe(keyLockMs.name, () => {
   it.each([[1500], [10_000], [120_000]])(

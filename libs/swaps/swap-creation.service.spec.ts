@@ -27,9 +27,14 @@ import {
   type UpstreamAttempt,
 } from './idempotency.repository.js';
 import { bodyFingerprint } from './idempotency-key.js';
-import { SWAP_CREATION_OPTIONS, SwapCreationService } from './swap-creation.service.js';
+import { KeyReservations, SWAP_CREATION_OPTIONS } from './key-reservations.js';
+import { SwapCreationService } from './swap-creation.service.js';
+import { SwapPersistence } from './swap-persistence.js';
+import { SwapPricing } from './swap-pricing.js';
 import { swapViewRow, type SwapViewRow } from './swap.view.js';
+import { SwapViewsRepository } from './swap-views.repository.js';
 import { SwapsRepository } from './swaps.repository.js';
+import { UpstreamAttempts } from './upstream-attempts.js';
 
 const PAYOUT = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed';
 
@@ -82,6 +87,11 @@ class FakeIdempotency {
     }
     row.locked = true;
     return Promise.resolve({ outcome: 'acquired', id: row.id, previousAttempt: row.attempt });
+  }
+
+  /** Replays here take the reservation path; the one-read path is in test/swaps.e2e-spec.ts. */
+  findCompleted(): Promise<null> {
+    return Promise.resolve(null);
   }
 
   recordAttempt(id: string, attempt: UpstreamAttempt): Promise<void> {
@@ -172,11 +182,6 @@ class FakeSwaps {
   ): Promise<SwapViewRow | null> {
     const swap = await this.findByIdForOrg(id, owner);
     return swap && swapViewRow(swap);
-  }
-
-  /** Replays here take the reservation path; the one-read path is in test/swaps.e2e-spec.ts. */
-  findCompletedKeySwap(): Promise<null> {
-    return Promise.resolve(null);
   }
 
   isHeld(providerTransactionId: string): Promise<boolean> {
@@ -401,6 +406,10 @@ describe(SwapCreationService.name, () => {
     const moduleRef = await Test.createTestingModule({
       providers: [
         SwapCreationService,
+        KeyReservations,
+        UpstreamAttempts,
+        SwapPricing,
+        SwapPersistence,
         {
           provide: CatalogueService,
           useValue: {
@@ -413,6 +422,7 @@ describe(SwapCreationService.name, () => {
         { provide: FixedRatesRepository, useValue: fixedRates },
         { provide: IdempotencyRepository, useValue: idempotency },
         { provide: SwapsRepository, useValue: swaps },
+        { provide: SwapViewsRepository, useValue: swaps },
         { provide: EventRecorder, useValue: events },
         { provide: LIQUIDITY_PROVIDER, useValue: provider },
         {

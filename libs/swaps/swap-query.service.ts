@@ -3,12 +3,12 @@ import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { isSwapId } from './swap-id.js';
 import { viewOfRow, type SwapView } from './swap.view.js';
-import { SwapsRepository, type SwapListQuery } from './swaps.repository.js';
+import { SwapViewsRepository, type SwapListQuery } from './swap-views.repository.js';
 
 /** Reads of stored swaps, always scoped to the caller's organization and mode. */
 @Injectable()
 export class SwapQueryService {
-  constructor(private readonly swaps: SwapsRepository) {}
+  constructor(private readonly swaps: SwapViewsRepository) {}
 
   async get(id: string, owner: OwnerScope): Promise<SwapView> {
     const swap = isSwapId(id) ? await this.swaps.findViewByIdForOrg(id, owner) : null;

@@ -5,7 +5,7 @@ import { csvRow } from '#app/csv';
 import type { KeysetPage, KeysetPageRequest } from '#app/persistence';
 import type { SwapFilters } from './swap-filters.js';
 import { viewOfRow, type SwapView } from './swap.view.js';
-import { SwapsRepository } from './swaps.repository.js';
+import { SwapViewsRepository } from './swap-views.repository.js';
 
 /**
  * The columns of a swaps export: every field of the Swap resource, named and ordered as the API
@@ -59,7 +59,7 @@ const MAX_RUNNING_EXPORTS = 3;
 export class SwapSearchService {
   private runningExports = 0;
 
-  constructor(private readonly swaps: SwapsRepository) {}
+  constructor(private readonly swaps: SwapViewsRepository) {}
 
   async search(
     owner: OwnerScope,

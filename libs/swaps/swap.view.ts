@@ -4,9 +4,9 @@ import type { SwapEntity } from '#app/persistence';
 export type { SwapView };
 
 /**
- * A stored swap as a partner read selects it: the columns of the view, timestamps already in ISO
- * form (`SwapsRepository` selects exactly these). Both the entity and a selected row become a
- * view through `viewOfRow`, so the two cannot drift apart.
+ * A stored swap as a partner read selects it: the columns of the view (`SWAP_VIEW_FIELDS`, each a
+ * property of the entity), timestamps already in ISO form. Both the entity and a selected row
+ * become a view through `viewOfRow`, so the two cannot drift apart.
  */
 export interface SwapViewRow {
   id: string;
@@ -34,6 +34,36 @@ export interface SwapViewRow {
   payTill: string | null;
   createdAt: string;
 }
+
+/** A record over the row's keys, so a field added to the row without its column fails to compile. */
+const VIEW_COLUMNS: Record<keyof SwapViewRow, true> = {
+  id: true,
+  status: true,
+  mode: true,
+  livemode: true,
+  from: true,
+  to: true,
+  amountFrom: true,
+  amountExpectedTo: true,
+  amountActualFrom: true,
+  amountActualTo: true,
+  networkFee: true,
+  actualNetworkFee: true,
+  rate: true,
+  amountAnomalyPct: true,
+  payinAddress: true,
+  payoutAddress: true,
+  refundAddress: true,
+  payinHash: true,
+  payoutHash: true,
+  moneyReceivedAt: true,
+  moneySentAt: true,
+  partnerReferenceId: true,
+  payTill: true,
+  createdAt: true,
+};
+/** What a partner read selects of a swap: `EntityColumns.select(alias, SWAP_VIEW_FIELDS, { iso: true })`. */
+export const SWAP_VIEW_FIELDS = Object.keys(VIEW_COLUMNS) as (keyof SwapViewRow)[];
 
 function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;

@@ -7,12 +7,16 @@ import { ProviderModule } from '#app/provider';
 import { QuotesDataModule } from '#app/quotes';
 import { LegacyImportService } from './legacy-import.service.js';
 import {
+  KeyReservations,
   SWAP_CREATION_OPTIONS,
-  SwapCreationService,
   type SwapCreationOptions,
-} from './swap-creation.service.js';
+} from './key-reservations.js';
+import { SwapCreationService } from './swap-creation.service.js';
+import { SwapPersistence } from './swap-persistence.js';
+import { SwapPricing } from './swap-pricing.js';
 import { SwapQueryService } from './swap-query.service.js';
 import { SwapsDataModule } from './swaps-data.module.js';
+import { UpstreamAttempts } from './upstream-attempts.js';
 
 /** Swap creation, reads and legacy import. The key lock follows `APP_SETTINGS.provider`. */
 @Module({
@@ -32,6 +36,10 @@ import { SwapsDataModule } from './swaps-data.module.js';
       }),
       inject: [APP_SETTINGS],
     },
+    KeyReservations,
+    UpstreamAttempts,
+    SwapPricing,
+    SwapPersistence,
     SwapCreationService,
     SwapQueryService,
     LegacyImportService,
