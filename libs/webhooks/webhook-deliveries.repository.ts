@@ -112,6 +112,26 @@ interface ClaimRow {
   data: PartnerEvent['data'];
 }
 
+interface AttemptSqlRow {
+  event_id: string;
+  attempt: number;
+  http_status: number | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: Date;
+}
+
+function toAttempt(row: AttemptSqlRow): AttemptRecord {
+  return {
+    eventId: row.event_id,
+    attempt: row.attempt,
+    httpStatus: row.http_status,
+    error: row.error,
+    durationMs: row.duration_ms,
+    createdAt: row.created_at,
+  };
+}
+
 /**
  * The webhook outbox (`webhook_deliveries`) and its attempt log (`webhook_attempts`), the only
  * writer of both. Deliveries are leased like swap claims (`FOR UPDATE SKIP LOCKED`, an owner and
@@ -283,27 +303,13 @@ export class WebhookDeliveriesRepository {
 
   /** The endpoint's latest attempts, newest first. */
   async latestAttempts(endpointId: string, limit: number): Promise<AttemptRecord[]> {
-    const rows = await queryRows<{
-      event_id: string;
-      attempt: number;
-      http_status: number | null;
-      error: string | null;
-      duration_ms: number;
-      created_at: Date;
-    }>(
+    const rows = await queryRows<AttemptSqlRow>(
       this.dataSource,
       `SELECT event_id, attempt, http_status, error, duration_ms, created_at
          FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2`,
       [endpointId, limit],
     );
-    return rows.map((row) => ({
-      eventId: row.event_id,
-      attempt: row.attempt,
-      httpStatus: row.http_status,
-      error: row.error,
-      durationMs: row.duration_ms,
-      createdAt: row.created_at,
-    }));
+    return rows.map(toAttempt);
   }
 
   /**
@@ -342,15 +348,7 @@ export class WebhookDeliveriesRepository {
     before: string | null,
     limit: number,
   ): Promise<{ attempts: AttemptRow[]; hasMore: boolean }> {
-    const rows = await queryRows<{
-      id: string;
-      event_id: string;
-      attempt: number;
-      http_status: number | null;
-      error: string | null;
-      duration_ms: number;
-      created_at: Date;
-    }>(
+    const rows = await queryRows<AttemptSqlRow & { id: string }>(
       this.dataSource,
       `SELECT id::text AS id, event_id, attempt, http_status, error, duration_ms, created_at
          FROM webhook_attempts
@@ -359,15 +357,7 @@ export class WebhookDeliveriesRepository {
       [endpointId, before, limit + 1],
     );
     return {
-      attempts: rows.slice(0, limit).map((row) => ({
-        id: row.id,
-        eventId: row.event_id,
-        attempt: row.attempt,
-        httpStatus: row.http_status,
-        error: row.error,
-        durationMs: row.duration_ms,
-        createdAt: row.created_at,
-      })),
+      attempts: rows.slice(0, limit).map((row) => ({ id: row.id, ...toAttempt(row) })),
       hasMore: rows.length > limit,
     };
   }
