@@ -99,6 +99,34 @@ const boundaries = [
   ),
 ];
 
+const ONE_QUERY_STYLE =
+  'Repositories write plain SQL through queryRows and EntityColumns (docs/decisions.md, "One writer per table, one query style per repository").';
+
+/** The one query style: no TypeORM repository API or query builder, no private pool field. */
+const queryStyle = {
+  files: ['libs/**/*.ts', 'apps/**/*.ts', 'apps/**/*.tsx'],
+  rules: {
+    'no-restricted-syntax': [
+      'error',
+      {
+        selector:
+          "ImportDeclaration[source.value='@nestjs/typeorm'] ImportSpecifier[imported.name=/^(InjectRepository|InjectEntityManager)$/]",
+        message: ONE_QUERY_STYLE,
+      },
+      {
+        selector:
+          'MemberExpression[property.name=/^(getRepository|createQueryBuilder|forFeature)$/]',
+        message: ONE_QUERY_STYLE,
+      },
+      {
+        selector: "MemberExpression[property.name='master']",
+        message:
+          "The driver's pool is private: take a connection through obtainMasterConnection (PreparedReads, CursorReads).",
+      },
+    ],
+  },
+};
+
 export default tseslint.config(
   {
     ignores: [
@@ -147,6 +175,7 @@ export default tseslint.config(
       '@typescript-eslint/no-unsafe-return': 'off',
     },
   },
+  queryStyle,
   ...boundaries,
   prettier,
 );

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import type { CredentialMode, OrganizationStatus } from '#app/domain';
-import { rowsOf } from '#app/persistence';
+import { queryRows } from '#app/persistence';
 import type { DashboardRole } from './dashboard-role.js';
 import type { DashboardSession, SignedIn } from './dashboard-user.js';
 import { isUuid } from './ids.js';
@@ -66,39 +66,37 @@ export class DashboardSessionsRepository {
   constructor(@InjectDataSource() private readonly db: DataSource) {}
 
   async create(session: NewDashboardSession): Promise<DashboardSession> {
-    const rows = rowsOf<SessionRow>(
-      await this.db.query(
-        `INSERT INTO dashboard_sessions AS s (token_hash, user_id, created_at, last_seen_at,
+    const rows = await queryRows<SessionRow>(
+      this.db,
+      `INSERT INTO dashboard_sessions AS s (token_hash, user_id, created_at, last_seen_at,
            expires_at, mode, csrf_secret, ip, user_agent)
          VALUES ($1, $2, $3, $3, $4, $5, $6, $7, $8) RETURNING ${SESSION_COLUMNS}`,
-        [
-          session.tokenHash,
-          session.userId,
-          session.now,
-          session.expiresAt,
-          session.mode,
-          session.csrfSecret,
-          session.ip,
-          session.userAgent,
-        ],
-      ),
+      [
+        session.tokenHash,
+        session.userId,
+        session.now,
+        session.expiresAt,
+        session.mode,
+        session.csrfSecret,
+        session.ip,
+        session.userAgent,
+      ],
     );
     return toSession(rows[0]);
   }
 
   /** The session, its user and organization in one round trip. */
   async findSignedIn(tokenHash: Buffer): Promise<SignedIn | null> {
-    const rows = rowsOf<SignedInRow>(
-      await this.db.query(
-        `SELECT ${SESSION_COLUMNS}, u.organization_id, u.email, u.role, u.disabled_at,
+    const rows = await queryRows<SignedInRow>(
+      this.db,
+      `SELECT ${SESSION_COLUMNS}, u.organization_id, u.email, u.role, u.disabled_at,
                 u.created_at AS user_created_at, o.name AS organization_name,
                 o.status AS organization_status, o.provider_activated
            FROM dashboard_sessions s
            JOIN dashboard_users u ON u.id = s.user_id
            JOIN organizations o ON o.id = u.organization_id
           WHERE s.token_hash = $1`,
-        [tokenHash],
-      ),
+      [tokenHash],
     );
     const row = rows[0];
     if (!row) {
@@ -124,34 +122,39 @@ export class DashboardSessionsRepository {
   }
 
   async touch(id: string, at: Date): Promise<void> {
-    await this.db.query(`UPDATE dashboard_sessions SET last_seen_at = $2 WHERE id = $1`, [id, at]);
+    await queryRows(this.db, `UPDATE dashboard_sessions SET last_seen_at = $2 WHERE id = $1`, [
+      id,
+      at,
+    ]);
   }
 
   /** A new id for the same session (after a credential change): the old id stops working. */
   async replaceToken(id: string, tokenHash: Buffer, csrfSecret: string): Promise<void> {
-    await this.db.query(
+    await queryRows(
+      this.db,
       `UPDATE dashboard_sessions SET token_hash = $2, csrf_secret = $3 WHERE id = $1`,
       [id, tokenHash, csrfSecret],
     );
   }
 
   async setMode(id: string, mode: CredentialMode): Promise<void> {
-    await this.db.query(`UPDATE dashboard_sessions SET mode = $2 WHERE id = $1`, [id, mode]);
+    await queryRows(this.db, `UPDATE dashboard_sessions SET mode = $2 WHERE id = $1`, [id, mode]);
   }
 
   async markReauthenticated(id: string, at: Date): Promise<void> {
-    await this.db.query(`UPDATE dashboard_sessions SET reauthenticated_at = $2 WHERE id = $1`, [
-      id,
-      at,
-    ]);
+    await queryRows(
+      this.db,
+      `UPDATE dashboard_sessions SET reauthenticated_at = $2 WHERE id = $1`,
+      [id, at],
+    );
   }
 
   async deleteByTokenHash(tokenHash: Buffer): Promise<void> {
-    await this.db.query(`DELETE FROM dashboard_sessions WHERE token_hash = $1`, [tokenHash]);
+    await queryRows(this.db, `DELETE FROM dashboard_sessions WHERE token_hash = $1`, [tokenHash]);
   }
 
   async delete(id: string): Promise<void> {
-    await this.db.query(`DELETE FROM dashboard_sessions WHERE id = $1`, [id]);
+    await queryRows(this.db, `DELETE FROM dashboard_sessions WHERE id = $1`, [id]);
   }
 
   /** Ends one of a user's sessions; false when the id is not theirs. */
@@ -159,33 +162,30 @@ export class DashboardSessionsRepository {
     if (!isUuid(id)) {
       return false;
     }
-    const rows = rowsOf<{ id: string }>(
-      await this.db.query(
-        `DELETE FROM dashboard_sessions WHERE id = $1 AND user_id = $2 RETURNING id`,
-        [id, userId],
-      ),
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      `DELETE FROM dashboard_sessions WHERE id = $1 AND user_id = $2 RETURNING id`,
+      [id, userId],
     );
     return rows.length === 1;
   }
 
   /** Ends every session of a user, but `exceptId` when given. */
   async deleteAllForUser(userId: string, exceptId?: string): Promise<number> {
-    const rows = rowsOf<{ id: string }>(
-      await this.db.query(
-        `DELETE FROM dashboard_sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2 RETURNING id`,
-        [userId, exceptId ?? null],
-      ),
+    const rows = await queryRows<{ id: string }>(
+      this.db,
+      `DELETE FROM dashboard_sessions WHERE user_id = $1 AND id IS DISTINCT FROM $2 RETURNING id`,
+      [userId, exceptId ?? null],
     );
     return rows.length;
   }
 
   async listForUser(userId: string): Promise<DashboardSession[]> {
-    const rows = rowsOf<SessionRow>(
-      await this.db.query(
-        `SELECT ${SESSION_COLUMNS} FROM dashboard_sessions s WHERE s.user_id = $1
+    const rows = await queryRows<SessionRow>(
+      this.db,
+      `SELECT ${SESSION_COLUMNS} FROM dashboard_sessions s WHERE s.user_id = $1
           ORDER BY s.last_seen_at DESC, s.id`,
-        [userId],
-      ),
+      [userId],
     );
     return rows.map(toSession);
   }

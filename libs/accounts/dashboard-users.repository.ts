@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource, EntityManager } from 'typeorm';
 import { AppError, ErrorCode } from '#app/errors';
-import { rowsOf } from '#app/persistence';
+import { queryRows } from '#app/persistence';
 import type { DashboardRole } from './dashboard-role.js';
 import type { DashboardUser } from './dashboard-user.js';
 import { isUuid } from './ids.js';
@@ -47,12 +47,11 @@ export class DashboardUsersRepository {
 
   async create(user: NewDashboardUser, manager: EntityManager = this.db.manager) {
     try {
-      const rows = rowsOf<UserRow>(
-        await manager.query(
-          `INSERT INTO dashboard_users (organization_id, email, password_hash, role)
+      const rows = await queryRows<UserRow>(
+        manager,
+        `INSERT INTO dashboard_users (organization_id, email, password_hash, role)
            VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
-          [user.organizationId, user.email, user.passwordHash, user.role],
-        ),
+        [user.organizationId, user.email, user.passwordHash, user.role],
       );
       return toUser(rows[0]);
     } catch (error: unknown) {
@@ -68,27 +67,28 @@ export class DashboardUsersRepository {
   async findWithHashByEmail(
     email: string,
   ): Promise<{ user: DashboardUser; passwordHash: string } | null> {
-    const rows = rowsOf<UserRow & { password_hash: string }>(
-      await this.db.query(
-        `SELECT ${COLUMNS}, password_hash FROM dashboard_users WHERE lower(email) = lower($1)`,
-        [email],
-      ),
+    const rows = await queryRows<UserRow & { password_hash: string }>(
+      this.db,
+      `SELECT ${COLUMNS}, password_hash FROM dashboard_users WHERE lower(email) = lower($1)`,
+      [email],
     );
     return rows[0] ? { user: toUser(rows[0]), passwordHash: rows[0].password_hash } : null;
   }
 
   async findByEmail(email: string): Promise<DashboardUser | null> {
-    const rows = rowsOf<UserRow>(
-      await this.db.query(`SELECT ${COLUMNS} FROM dashboard_users WHERE lower(email) = lower($1)`, [
-        email,
-      ]),
+    const rows = await queryRows<UserRow>(
+      this.db,
+      `SELECT ${COLUMNS} FROM dashboard_users WHERE lower(email) = lower($1)`,
+      [email],
     );
     return rows[0] ? toUser(rows[0]) : null;
   }
 
   async passwordHashOf(id: string): Promise<string | null> {
-    const rows = rowsOf<{ password_hash: string }>(
-      await this.db.query(`SELECT password_hash FROM dashboard_users WHERE id = $1`, [id]),
+    const rows = await queryRows<{ password_hash: string }>(
+      this.db,
+      `SELECT password_hash FROM dashboard_users WHERE id = $1`,
+      [id],
     );
     return rows[0]?.password_hash ?? null;
   }
@@ -97,8 +97,10 @@ export class DashboardUsersRepository {
     if (!isUuid(id)) {
       return null;
     }
-    const rows = rowsOf<UserRow>(
-      await this.db.query(`SELECT ${COLUMNS} FROM dashboard_users WHERE id = $1`, [id]),
+    const rows = await queryRows<UserRow>(
+      this.db,
+      `SELECT ${COLUMNS} FROM dashboard_users WHERE id = $1`,
+      [id],
     );
     return rows[0] ? toUser(rows[0]) : null;
   }
@@ -107,11 +109,10 @@ export class DashboardUsersRepository {
     if (!isUuid(id) || !isUuid(organizationId)) {
       return null;
     }
-    const rows = rowsOf<UserRow>(
-      await this.db.query(
-        `SELECT ${COLUMNS} FROM dashboard_users WHERE id = $1 AND organization_id = $2`,
-        [id, organizationId],
-      ),
+    const rows = await queryRows<UserRow>(
+      this.db,
+      `SELECT ${COLUMNS} FROM dashboard_users WHERE id = $1 AND organization_id = $2`,
+      [id, organizationId],
     );
     return rows[0] ? toUser(rows[0]) : null;
   }
@@ -120,18 +121,18 @@ export class DashboardUsersRepository {
     if (!isUuid(organizationId)) {
       return [];
     }
-    const rows = rowsOf<UserRow>(
-      await this.db.query(
-        `SELECT ${COLUMNS} FROM dashboard_users WHERE organization_id = $1
+    const rows = await queryRows<UserRow>(
+      this.db,
+      `SELECT ${COLUMNS} FROM dashboard_users WHERE organization_id = $1
           ORDER BY created_at, id`,
-        [organizationId],
-      ),
+      [organizationId],
     );
     return rows.map(toUser);
   }
 
   async setPasswordHash(id: string, passwordHash: string): Promise<void> {
-    await this.db.query(
+    await queryRows(
+      this.db,
       `UPDATE dashboard_users SET password_hash = $2, updated_at = now() WHERE id = $1`,
       [id, passwordHash],
     );
@@ -144,12 +145,11 @@ export class DashboardUsersRepository {
       if (role !== 'owner' && (await this.isLastOwner(manager, id, organizationId))) {
         throw lastOwner();
       }
-      const rows = rowsOf<{ id: string }>(
-        await manager.query(
-          `UPDATE dashboard_users SET role = $3, updated_at = now()
+      const rows = await queryRows<{ id: string }>(
+        manager,
+        `UPDATE dashboard_users SET role = $3, updated_at = now()
             WHERE id = $1 AND organization_id = $2 RETURNING id`,
-          [id, organizationId, role],
-        ),
+        [id, organizationId, role],
       );
       return rows.length === 1;
     });
@@ -162,11 +162,10 @@ export class DashboardUsersRepository {
       if (await this.isLastOwner(manager, id, organizationId)) {
         throw lastOwner();
       }
-      const rows = rowsOf<{ id: string }>(
-        await manager.query(
-          `DELETE FROM dashboard_users WHERE id = $1 AND organization_id = $2 RETURNING id`,
-          [id, organizationId],
-        ),
+      const rows = await queryRows<{ id: string }>(
+        manager,
+        `DELETE FROM dashboard_users WHERE id = $1 AND organization_id = $2 RETURNING id`,
+        [id, organizationId],
       );
       return rows.length === 1;
     });
@@ -176,28 +175,28 @@ export class DashboardUsersRepository {
     if (!isUuid(id)) {
       return null;
     }
-    const rows = rowsOf<UserRow>(
-      await this.db.query(
-        `UPDATE dashboard_users SET disabled_at = coalesce(disabled_at, $2), updated_at = now()
+    const rows = await queryRows<UserRow>(
+      this.db,
+      `UPDATE dashboard_users SET disabled_at = coalesce(disabled_at, $2), updated_at = now()
           WHERE id = $1 RETURNING ${COLUMNS}`,
-        [id, at],
-      ),
+      [id, at],
     );
     return rows[0] ? toUser(rows[0]) : null;
   }
 
   /** Team changes of one organization run one at a time, so two cannot remove the last owner. */
   private async lockOrganization(manager: EntityManager, organizationId: string): Promise<void> {
-    await manager.query(`SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [organizationId]);
+    await queryRows(manager, `SELECT id FROM organizations WHERE id = $1 FOR UPDATE`, [
+      organizationId,
+    ]);
   }
 
   private async isLastOwner(manager: EntityManager, id: string, organizationId: string) {
-    const rows = rowsOf<{ target_is_owner: boolean; owners: string }>(
-      await manager.query(
-        `SELECT bool_or(id = $1) AS target_is_owner, count(*) AS owners FROM dashboard_users
+    const rows = await queryRows<{ target_is_owner: boolean; owners: string }>(
+      manager,
+      `SELECT bool_or(id = $1) AS target_is_owner, count(*) AS owners FROM dashboard_users
           WHERE organization_id = $2 AND role = 'owner' AND disabled_at IS NULL`,
-        [id, organizationId],
-      ),
+      [id, organizationId],
     );
     return rows[0]?.target_is_owner === true && Number(rows[0].owners) <= 1;
   }

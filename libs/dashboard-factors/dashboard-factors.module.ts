@@ -5,14 +5,6 @@ import {
   type ModuleMetadata,
   type Provider,
 } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
-import {
-  DashboardPasskeyEntity,
-  DashboardPendingSignInEntity,
-  DashboardRecoveryCodeEntity,
-  DashboardTotpEntity,
-  DashboardWebAuthnChallengeEntity,
-} from '#app/persistence';
 import { FACTOR_CIPHER, FACTORS_CLOCK, factorCipher, type FactorsClock } from './factor.keys.js';
 import { PasskeysRepository } from './passkeys.repository.js';
 import { PasskeysService } from './passkeys.service.js';
@@ -56,16 +48,7 @@ export class DashboardFactorsModule {
   static forRoot(options: DashboardFactorsOptions): DynamicModule {
     return {
       module: DashboardFactorsModule,
-      imports: [
-        ...(typeof options.clock === 'object' ? options.clock.imports : []),
-        TypeOrmModule.forFeature([
-          DashboardTotpEntity,
-          DashboardRecoveryCodeEntity,
-          DashboardPasskeyEntity,
-          DashboardWebAuthnChallengeEntity,
-          DashboardPendingSignInEntity,
-        ]),
-      ],
+      imports: typeof options.clock === 'object' ? options.clock.imports : [],
       providers: [
         { provide: FACTOR_CIPHER, useValue: factorCipher(options.masterKey) },
         clockProvider(options.clock),

@@ -1,61 +1,78 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { QueryFailedError, Repository } from 'typeorm';
-import { DashboardPasskeyEntity } from '#app/persistence';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { DashboardPasskeyEntity, EntityColumns, queryRows } from '#app/persistence';
 
 /** The only writer of `dashboard_passkeys`. Every lookup but the sign-in one takes the user. */
 @Injectable()
 export class PasskeysRepository {
-  constructor(
-    @InjectRepository(DashboardPasskeyEntity)
-    private readonly repository: Repository<DashboardPasskeyEntity>,
-  ) {}
+  private readonly columns: EntityColumns<DashboardPasskeyEntity>;
 
-  listForUser(userId: string): Promise<DashboardPasskeyEntity[]> {
-    return this.repository.find({ where: { userId }, order: { createdAt: 'ASC', id: 'ASC' } });
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.columns = new EntityColumns(dataSource, DashboardPasskeyEntity);
   }
 
-  countForUser(userId: string): Promise<number> {
-    return this.repository.countBy({ userId });
+  listForUser(userId: string): Promise<DashboardPasskeyEntity[]> {
+    return this.columns.read(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM dashboard_passkeys WHERE user_id = $1
+        ORDER BY created_at, id`,
+      [userId],
+    );
+  }
+
+  async countForUser(userId: string): Promise<number> {
+    const [row] = await queryRows<{ count: number }>(
+      this.dataSource,
+      `SELECT count(*)::int AS count FROM dashboard_passkeys WHERE user_id = $1`,
+      [userId],
+    );
+    return row.count;
   }
 
   /** By credential id alone: a passkey sign-in learns the user from the passkey. */
   findById(id: string): Promise<DashboardPasskeyEntity | null> {
-    return this.repository.findOneBy({ id });
+    return this.columns.readOne(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM dashboard_passkeys WHERE id = $1`,
+      [id],
+    );
   }
 
   /** False when the credential id is already registered (to anyone). */
   async insert(passkey: DashboardPasskeyEntity): Promise<boolean> {
-    try {
-      await this.repository.insert(passkey);
-      return true;
-    } catch (error) {
-      if (error instanceof QueryFailedError && isUniqueViolation(error.driverError)) {
-        return false;
-      }
-      throw error;
-    }
+    const rows = await queryRows(
+      this.dataSource,
+      `INSERT INTO dashboard_passkeys (${this.columns.list}) VALUES (${this.columns.placeholders()})
+       ON CONFLICT (id) DO NOTHING RETURNING id`,
+      this.columns.values(passkey),
+    );
+    return rows.length === 1;
   }
 
   async recordUse(id: string, counter: number, now: Date): Promise<void> {
-    await this.repository.update({ id }, { counter, lastUsedAt: now });
+    await queryRows(
+      this.dataSource,
+      `UPDATE dashboard_passkeys SET counter = $2, last_used_at = $3 WHERE id = $1`,
+      [id, counter, now],
+    );
   }
 
   async rename(userId: string, id: string, name: string): Promise<boolean> {
-    const result = await this.repository.update({ id, userId }, { name });
-    return result.affected === 1;
+    const rows = await queryRows(
+      this.dataSource,
+      `UPDATE dashboard_passkeys SET name = $3 WHERE id = $1 AND user_id = $2 RETURNING id`,
+      [id, userId, name],
+    );
+    return rows.length === 1;
   }
 
   async delete(userId: string, id: string): Promise<boolean> {
-    const result = await this.repository.delete({ id, userId });
-    return result.affected === 1;
+    const rows = await queryRows(
+      this.dataSource,
+      `DELETE FROM dashboard_passkeys WHERE id = $1 AND user_id = $2 RETURNING id`,
+      [id, userId],
+    );
+    return rows.length === 1;
   }
-}
-
-function isUniqueViolation(driverError: unknown): boolean {
-  return (
-    typeof driverError === 'object' &&
-    driverError !== null &&
-    (driverError as { code?: unknown }).code === '23505'
-  );
 }

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { DashboardTotpEntity, EntityColumns, rowsOf } from '#app/persistence';
+import { DashboardTotpEntity, EntityColumns, queryRows } from '#app/persistence';
 
 /**
  * The only writer of `dashboard_totp`. Plain SQL: replacing a pending secret must never touch a
@@ -15,12 +15,12 @@ export class TotpRepository {
     this.columns = new EntityColumns(dataSource, DashboardTotpEntity);
   }
 
-  async find(userId: string): Promise<DashboardTotpEntity | null> {
-    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+  find(userId: string): Promise<DashboardTotpEntity | null> {
+    return this.columns.readOne(
+      this.dataSource,
       `SELECT ${this.columns.list} FROM dashboard_totp WHERE user_id = $1`,
       [userId],
     );
-    return rows.length > 0 ? this.toEntity(rows[0]) : null;
   }
 
   /**
@@ -32,7 +32,8 @@ export class TotpRepository {
     secretCiphertext: string,
     now: Date,
   ): Promise<DashboardTotpEntity> {
-    await this.dataSource.query(
+    await queryRows(
+      this.dataSource,
       `INSERT INTO dashboard_totp (user_id, secret_ciphertext, created_at) VALUES ($1, $2, $3)
        ON CONFLICT (user_id) DO UPDATE
           SET secret_ciphertext = excluded.secret_ciphertext, created_at = excluded.created_at,
@@ -53,7 +54,8 @@ export class TotpRepository {
    * With `confirm` it also turns an unconfirmed secret on (and only an unconfirmed one).
    */
   async claimStep(userId: string, step: number, confirm: boolean, now: Date): Promise<boolean> {
-    const result = await this.dataSource.query<[unknown[], number]>(
+    const rows = await queryRows(
+      this.dataSource,
       `UPDATE dashboard_totp
           SET last_used_step = $2,
               confirmed_at = CASE WHEN $3::boolean THEN $4::timestamptz ELSE confirmed_at END
@@ -63,21 +65,15 @@ export class TotpRepository {
         RETURNING user_id`,
       [userId, step, confirm, now],
     );
-    return rowsOf(result).length === 1;
+    return rows.length === 1;
   }
 
   async delete(userId: string): Promise<boolean> {
-    const result = await this.dataSource.query<[unknown[], number]>(
+    const rows = await queryRows(
+      this.dataSource,
       `DELETE FROM dashboard_totp WHERE user_id = $1 RETURNING user_id`,
       [userId],
     );
-    return rowsOf(result).length === 1;
-  }
-
-  /** Plain SQL rows skip the entity's transformers: `bigint` arrives as a string. */
-  private toEntity(row: Record<string, unknown>): DashboardTotpEntity {
-    const entity = this.columns.toEntity(row);
-    entity.lastUsedStep = entity.lastUsedStep === null ? null : Number(entity.lastUsedStep);
-    return entity;
+    return rows.length === 1;
   }
 }

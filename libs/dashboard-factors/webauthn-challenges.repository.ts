@@ -4,7 +4,7 @@ import { DataSource } from 'typeorm';
 import {
   DashboardWebAuthnChallengeEntity,
   EntityColumns,
-  rowsOf,
+  queryRows,
   type WebAuthnPurpose,
 } from '#app/persistence';
 
@@ -22,11 +22,13 @@ export class WebAuthnChallengesRepository {
 
   /** Stores the challenge in place of the binding's previous one for that purpose. */
   async put(challenge: DashboardWebAuthnChallengeEntity, now: Date): Promise<void> {
-    await this.dataSource.query(
+    await queryRows(
+      this.dataSource,
       `DELETE FROM dashboard_webauthn_challenges WHERE expires_at <= $1`,
       [now],
     );
-    await this.dataSource.query(
+    await queryRows(
+      this.dataSource,
       `INSERT INTO dashboard_webauthn_challenges (${this.columns.list})
        VALUES (${this.columns.placeholders()})
        ON CONFLICT (binding, purpose) DO UPDATE
@@ -42,17 +44,12 @@ export class WebAuthnChallengesRepository {
     purpose: WebAuthnPurpose,
     now: Date,
   ): Promise<DashboardWebAuthnChallengeEntity | null> {
-    const rows = rowsOf<Record<string, unknown>>(
-      await this.dataSource.query<[Record<string, unknown>[], number]>(
-        `DELETE FROM dashboard_webauthn_challenges WHERE binding = $1 AND purpose = $2
-         RETURNING ${this.columns.list}`,
-        [binding, purpose],
-      ),
+    const challenge = await this.columns.readOne(
+      this.dataSource,
+      `DELETE FROM dashboard_webauthn_challenges WHERE binding = $1 AND purpose = $2
+       RETURNING ${this.columns.list}`,
+      [binding, purpose],
     );
-    if (rows.length === 0) {
-      return null;
-    }
-    const challenge = this.columns.toEntity(rows[0]);
-    return challenge.expiresAt > now ? challenge : null;
+    return challenge !== null && challenge.expiresAt > now ? challenge : null;
   }
 }

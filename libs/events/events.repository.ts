@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { OwnerScope } from '#app/domain';
+import { changedRows, queryRows } from '#app/persistence';
 import type { EventType, PartnerEvent, RecordedEvent } from './event.js';
 
 /** Where a feed page starts: the position of the `after` event. */
@@ -56,7 +57,8 @@ export class EventsRepository {
 
   /** Stores an event in the caller's transaction, the one making the change it reports. */
   async insert(manager: EntityManager, event: RecordedEvent): Promise<void> {
-    await manager.query(
+    await queryRows(
+      manager,
       `INSERT INTO events (id, organization_id, livemode, type, swap_id, data, created_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
@@ -73,7 +75,8 @@ export class EventsRepository {
 
   /** A swap's events, oldest first; the caller has checked the swap is the owner's. */
   async listForSwap(swapId: string, owner: OwnerScope): Promise<PartnerEvent[]> {
-    const rows = await this.dataSource.query<EventRow[]>(
+    const rows = await queryRows<EventRow>(
+      this.dataSource,
       `SELECT ${EVENT_COLUMNS} FROM events
         WHERE swap_id = $1 AND organization_id = $2 AND livemode = $3
         ORDER BY seq`,
@@ -84,7 +87,8 @@ export class EventsRepository {
 
   /** Where the owner's event `id` sits in the feed; null when the owner has no such event. */
   async findCursor(id: string, owner: OwnerScope): Promise<FeedCursor | null> {
-    const rows = await this.dataSource.query<{ xid: string; seq: string }[]>(
+    const rows = await queryRows<{ xid: string; seq: string }>(
+      this.dataSource,
       `SELECT xid::text AS xid, seq::text AS seq FROM events
         WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
       [id, owner.organizationId, owner.livemode],
@@ -94,7 +98,8 @@ export class EventsRepository {
 
   /** The owner's event `id`, or null. */
   async findForOwner(id: string, owner: OwnerScope): Promise<PartnerEvent | null> {
-    const rows = await this.dataSource.query<EventRow[]>(
+    const rows = await queryRows<EventRow>(
+      this.dataSource,
       `SELECT ${EVENT_COLUMNS} FROM events
         WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
       [id, owner.organizationId, owner.livemode],
@@ -115,7 +120,8 @@ export class EventsRepository {
   ): Promise<{ events: PartnerEvent[]; hasMore: boolean }> {
     const upwards = query.after !== undefined;
     const cursor = query.after ?? query.before ?? null;
-    const rows = await this.dataSource.query<EventRow[]>(
+    const rows = await queryRows<EventRow>(
+      this.dataSource,
       `SELECT ${EVENT_COLUMNS} FROM events
         WHERE organization_id = $1 AND livemode = $2
           AND ($3::xid8 IS NULL OR ${upwards ? '(xid, seq) > ($3::xid8, $4::bigint)' : '(xid, seq) < ($3::xid8, $4::bigint)'})
@@ -144,7 +150,8 @@ export class EventsRepository {
     owner: OwnerScope,
     query: FeedQuery,
   ): Promise<{ events: PartnerEvent[]; hasMore: boolean }> {
-    const rows = await this.dataSource.query<EventRow[]>(
+    const rows = await queryRows<EventRow>(
+      this.dataSource,
       `SELECT ${EVENT_COLUMNS} FROM events
         WHERE organization_id = $1 AND livemode = $2
           AND xid < pg_snapshot_xmin(pg_current_snapshot())
@@ -169,15 +176,14 @@ export class EventsRepository {
    * (their deliveries are purged first, by the webhooks lib). Returns how many went.
    */
   async purgeBefore(before: Date, batch: number): Promise<number> {
-    const rows = await this.dataSource.query<[unknown[], number]>(
+    return changedRows(
+      this.dataSource,
       `DELETE FROM events WHERE seq IN (
          SELECT e.seq FROM events e
           WHERE e.created_at < $1
             AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_id = e.id)
-          LIMIT $2)
-       RETURNING seq`,
+          LIMIT $2)`,
       [before, batch],
     );
-    return rows[1];
   }
 }

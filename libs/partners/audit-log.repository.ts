@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { LessThan, Repository } from 'typeorm';
-import { AuditLogEntryEntity } from '#app/persistence';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import { AuditLogEntryEntity, EntityColumns } from '#app/persistence';
 
 export interface AuditRecord {
   actor: string;
@@ -27,23 +27,25 @@ function organizationOf(entry: AuditRecord): string | null {
   return typeof named === 'string' && UUID.test(named) ? named : null;
 }
 
-/** Append-only log of operator actions. Callers never pass a secret in `details`. */
+/** Append-only log of operator actions, the only writer of `audit_log`. Callers never pass a secret in `details`. */
 @Injectable()
 export class AuditLogRepository {
-  constructor(
-    @InjectRepository(AuditLogEntryEntity)
-    private readonly repository: Repository<AuditLogEntryEntity>,
-  ) {}
+  private readonly columns: EntityColumns<AuditLogEntryEntity>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.columns = new EntityColumns(dataSource, AuditLogEntryEntity);
+  }
 
   async record(entry: AuditRecord): Promise<void> {
-    await this.repository.save(
-      this.repository.create({
-        ...entry,
-        details: entry.details ?? null,
-        organizationId: entry.organizationId ?? organizationOf(entry),
-        createdAt: new Date(),
-      }),
-    );
+    await this.columns.insert(this.dataSource, {
+      actor: entry.actor,
+      action: entry.action,
+      targetType: entry.targetType,
+      targetId: entry.targetId,
+      details: entry.details ?? null,
+      organizationId: entry.organizationId ?? organizationOf(entry),
+      createdAt: new Date(),
+    });
   }
 
   /**
@@ -55,15 +57,20 @@ export class AuditLogRepository {
     limit: number,
     beforeId?: string,
   ): Promise<AuditLogEntryEntity[]> {
-    return this.repository.find({
-      where:
-        beforeId === undefined ? { organizationId } : { organizationId, id: LessThan(beforeId) },
-      order: { id: 'DESC' },
-      take: limit,
-    });
+    return this.columns.read(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM audit_log
+        WHERE organization_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint)
+        ORDER BY id DESC LIMIT $3`,
+      [organizationId, beforeId ?? null, limit],
+    );
   }
 
   latest(limit: number): Promise<AuditLogEntryEntity[]> {
-    return this.repository.find({ order: { id: 'DESC' }, take: limit });
+    return this.columns.read(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM audit_log ORDER BY id DESC LIMIT $1`,
+      [limit],
+    );
   }
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, IsNull, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { OwnerScope } from '#app/domain';
-import { CredentialEntity, PreparedReads } from '#app/persistence';
+import { CredentialEntity, EntityColumns, PreparedReads, queryRows } from '#app/persistence';
 import { resealOrNull, type CredentialCipher, type ResealCount } from './credential.cipher.js';
 import type { AuthenticatedPartner } from './partner.js';
 
@@ -20,8 +20,9 @@ export type NewCredential = Pick<
 > &
   Partial<Pick<CredentialEntity, 'name'>>;
 
-function ownedBy(owner: OwnerScope) {
-  return { organizationId: owner.organizationId, mode: owner.livemode ? 'live' : 'test' } as const;
+/** The values of `public_key = $1 AND organization_id = $2 AND mode = $3`. */
+function ownedBy(publicKey: string, owner: OwnerScope): unknown[] {
+  return [publicKey, owner.organizationId, owner.livemode ? 'live' : 'test'];
 }
 
 const AUTHENTICATION_SQL = `SELECT c.id AS "credentialId", c.public_key AS "publicKey",
@@ -33,14 +34,14 @@ const AUTHENTICATION_SQL = `SELECT c.id AS "credentialId", c.public_key AS "publ
  WHERE c.public_key = $1 AND c.revoked_at IS NULL
    AND (c.expires_at IS NULL OR c.expires_at > now())`;
 
+/** The only writer of `credentials`; authentication reads through one prepared statement. */
 @Injectable()
 export class CredentialsRepository {
+  private readonly columns: EntityColumns<CredentialEntity>;
   private readonly prepared: PreparedReads;
 
-  constructor(
-    @InjectRepository(CredentialEntity) private readonly repository: Repository<CredentialEntity>,
-    @InjectDataSource() private readonly dataSource: DataSource,
-  ) {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.columns = new EntityColumns(dataSource, CredentialEntity);
     this.prepared = new PreparedReads(dataSource);
   }
 
@@ -51,8 +52,9 @@ export class CredentialsRepository {
    */
   async resealFormer(cipher: CredentialCipher): Promise<ResealCount> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('reseal:credentials'))`);
-      const rows = await manager.query<{ public_key: string; secret_ciphertext: string }[]>(
+      await queryRows(manager, `SELECT pg_advisory_xact_lock(hashtext('reseal:credentials'))`);
+      const rows = await queryRows<{ public_key: string; secret_ciphertext: string }>(
+        manager,
         `SELECT public_key, secret_ciphertext FROM credentials
           WHERE secret_ciphertext NOT LIKE 'v2.%' FOR UPDATE`,
       );
@@ -64,10 +66,11 @@ export class CredentialsRepository {
           count.unreadable += 1;
           continue;
         }
-        await manager.query(`UPDATE credentials SET secret_ciphertext = $2 WHERE public_key = $1`, [
-          row.public_key,
-          resealed,
-        ]);
+        await queryRows(
+          manager,
+          `UPDATE credentials SET secret_ciphertext = $2 WHERE public_key = $1`,
+          [row.public_key, resealed],
+        );
         count.resealed += 1;
       }
       return count;
@@ -75,11 +78,15 @@ export class CredentialsRepository {
   }
 
   create(credential: NewCredential): Promise<CredentialEntity> {
-    return this.repository.save(this.repository.create(credential));
+    return this.columns.insert(this.dataSource, credential);
   }
 
   findByPublicKey(publicKey: string): Promise<CredentialEntity | null> {
-    return this.repository.findOneBy({ publicKey });
+    return this.columns.readOne(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM credentials WHERE public_key = $1`,
+      [publicKey],
+    );
   }
 
   /** An unrevoked, unexpired credential with its organization's state, in one prepared read. */
@@ -99,15 +106,22 @@ export class CredentialsRepository {
 
   /** The owner's credential `publicKey` (its organization and mode), or null. */
   findForOwner(publicKey: string, owner: OwnerScope): Promise<CredentialEntity | null> {
-    return this.repository.findOneBy({ publicKey, ...ownedBy(owner) });
+    return this.columns.readOne(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM credentials
+        WHERE public_key = $1 AND organization_id = $2 AND mode = $3`,
+      ownedBy(publicKey, owner),
+    );
   }
 
   /** The owner's credentials, newest first, revoked and expired ones included. */
   listForOwner(owner: OwnerScope): Promise<CredentialEntity[]> {
-    return this.repository.find({
-      where: ownedBy(owner),
-      order: { createdAt: 'DESC', id: 'ASC' },
-    });
+    return this.columns.read(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM credentials WHERE organization_id = $1 AND mode = $2
+        ORDER BY created_at DESC, id`,
+      [owner.organizationId, owner.livemode ? 'live' : 'test'],
+    );
   }
 
   /**
@@ -120,43 +134,55 @@ export class CredentialsRepository {
     replacement: NewCredential,
     expiresAt: Date,
   ): Promise<CredentialEntity | null> {
-    return this.repository.manager.transaction(async (manager) => {
-      const repository = manager.getRepository(CredentialEntity);
-      const result = await repository.update(
-        { publicKey, ...ownedBy(owner), revokedAt: IsNull(), expiresAt: IsNull() },
-        { expiresAt },
+    return this.dataSource.transaction(async (manager) => {
+      const rolled = await queryRows(
+        manager,
+        `UPDATE credentials SET expires_at = $4
+          WHERE public_key = $1 AND organization_id = $2 AND mode = $3
+            AND revoked_at IS NULL AND expires_at IS NULL
+          RETURNING id`,
+        [...ownedBy(publicKey, owner), expiresAt],
       );
-      if ((result.affected ?? 0) === 0) {
-        return null;
-      }
-      return repository.save(repository.create(replacement));
+      return rolled.length === 0 ? null : this.columns.insert(manager, replacement);
     });
   }
 
   /** Notes that the credential authenticated a request now. */
   async noteUsed(credentialId: string): Promise<void> {
-    await this.repository.update({ id: credentialId }, { lastUsedAt: () => 'now()' });
+    await queryRows(this.dataSource, `UPDATE credentials SET last_used_at = now() WHERE id = $1`, [
+      credentialId,
+    ]);
   }
 
   listForOrganization(organizationId: string): Promise<CredentialEntity[]> {
-    return this.repository.find({ where: { organizationId }, order: { createdAt: 'ASC' } });
+    return this.columns.read(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM credentials WHERE organization_id = $1
+        ORDER BY created_at`,
+      [organizationId],
+    );
   }
 
   /** Returns false when the key is unknown or already revoked. */
   async revoke(publicKey: string): Promise<boolean> {
-    const result = await this.repository.update(
-      { publicKey, revokedAt: IsNull() },
-      { revokedAt: new Date() },
+    const rows = await queryRows(
+      this.dataSource,
+      `UPDATE credentials SET revoked_at = $2
+        WHERE public_key = $1 AND revoked_at IS NULL RETURNING id`,
+      [publicKey, new Date()],
     );
-    return (result.affected ?? 0) > 0;
+    return rows.length > 0;
   }
 
   /** The same, for the owner's credential only. */
   async revokeForOwner(publicKey: string, owner: OwnerScope): Promise<boolean> {
-    const result = await this.repository.update(
-      { publicKey, ...ownedBy(owner), revokedAt: IsNull() },
-      { revokedAt: new Date() },
+    const rows = await queryRows(
+      this.dataSource,
+      `UPDATE credentials SET revoked_at = $4
+        WHERE public_key = $1 AND organization_id = $2 AND mode = $3 AND revoked_at IS NULL
+        RETURNING id`,
+      [...ownedBy(publicKey, owner), new Date()],
     );
-    return (result.affected ?? 0) > 0;
+    return rows.length > 0;
   }
 }

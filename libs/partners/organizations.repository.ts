@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository, type EntityManager } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
 import { type OrganizationStatus, type PayoutNetwork } from '#app/domain';
-import { OrganizationEntity } from '#app/persistence';
+import { EntityColumns, OrganizationEntity, queryRows } from '#app/persistence';
 
 export interface NewOrganization {
   name: string;
@@ -21,40 +21,64 @@ export interface PayoutDestination {
 
 export type OrganizationPatch = Partial<Omit<NewOrganization, 'name'>> & { name?: string };
 
+/** The only writer of `organizations`. */
 @Injectable()
 export class OrganizationsRepository {
-  constructor(
-    @InjectRepository(OrganizationEntity)
-    private readonly repository: Repository<OrganizationEntity>,
-  ) {}
+  private readonly columns: EntityColumns<OrganizationEntity>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.columns = new EntityColumns(dataSource, OrganizationEntity);
+  }
 
   create(organization: NewOrganization): Promise<OrganizationEntity> {
-    return this.repository.save(this.repository.create(organization));
+    return this.columns.insert(this.dataSource, organization);
   }
 
   findById(id: string): Promise<OrganizationEntity | null> {
-    return this.repository.findOneBy({ id });
+    return this.columns.readOne(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM organizations WHERE id = $1`,
+      [id],
+    );
   }
 
   /** The ids among `ids` that name an organization. */
   async existingIds(ids: string[]): Promise<string[]> {
-    const found = await this.repository.find({ select: { id: true }, where: { id: In(ids) } });
-    return found.map((o) => o.id);
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `SELECT id FROM organizations WHERE id = ANY($1::uuid[])`,
+      [ids],
+    );
+    return rows.map((row) => row.id);
   }
 
   findByName(name: string): Promise<OrganizationEntity | null> {
-    return this.repository.findOneBy({ name });
+    return this.columns.readOne(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM organizations WHERE name = $1`,
+      [name],
+    );
   }
 
   list(): Promise<OrganizationEntity[]> {
-    return this.repository.find({ order: { createdAt: 'ASC' } });
+    return this.columns.read(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM organizations ORDER BY created_at`,
+    );
   }
 
+  /** Applies the fields of `patch` that are set; null when there is no such organization. */
   async update(id: string, patch: OrganizationPatch): Promise<OrganizationEntity | null> {
-    if (Object.keys(patch).length > 0) {
-      await this.repository.update({ id }, patch);
+    const fields = this.columns.fields(patch, 2);
+    if (fields.values.length === 0) {
+      return this.findById(id);
     }
-    return this.findById(id);
+    return this.columns.readOne(
+      this.dataSource,
+      `UPDATE organizations SET ${fields.assignments}, updated_at = now() WHERE id = $1
+       RETURNING ${this.columns.list}`,
+      [id, ...fields.values],
+    );
   }
 
   /**
@@ -68,17 +92,19 @@ export class OrganizationsRepository {
     id: string,
     destination: PayoutDestination,
   ): Promise<PayoutDestination | null> {
-    const organizations = manager.getRepository(OrganizationEntity);
-    const current = await organizations.findOne({
-      where: { id },
-      lock: { mode: 'pessimistic_write' },
-    });
+    const current = await this.columns.readOne(
+      manager,
+      `SELECT ${this.columns.list} FROM organizations WHERE id = $1 FOR UPDATE`,
+      [id],
+    );
     if (!current) {
       return null;
     }
-    await organizations.update(
-      { id },
-      { payoutAddress: destination.address, payoutNetwork: destination.network },
+    await queryRows(
+      manager,
+      `UPDATE organizations SET payout_address = $2, payout_network = $3, updated_at = now()
+        WHERE id = $1`,
+      [id, destination.address, destination.network],
     );
     return { address: current.payoutAddress, network: current.payoutNetwork };
   }

@@ -1,7 +1,5 @@
 import { Module } from '@nestjs/common';
-import { TypeOrmModule } from '@nestjs/typeorm';
 import { APP_SETTINGS, type AppSettings } from '#app/config';
-import { AuditLogEntryEntity, CredentialEntity, OrganizationEntity } from '#app/persistence';
 import { RedisModule } from '#app/redis';
 import { AuditLogRepository } from './audit-log.repository.js';
 import { CredentialAuthenticator } from './credential.authenticator.js';
@@ -17,10 +15,7 @@ import { OrganizationsService } from './organizations.service.js';
  * so revocations go through the same authenticator (and its cache) that serves partner requests.
  */
 @Module({
-  imports: [
-    TypeOrmModule.forFeature([OrganizationEntity, CredentialEntity, AuditLogEntryEntity]),
-    RedisModule,
-  ],
+  imports: [RedisModule],
   providers: [
     {
       provide: CredentialCipher,

@@ -1,5 +1,6 @@
 import type pg from 'pg';
 import type { DataSource } from 'typeorm';
+import { masterConnection, postgresDriver, type PostgresPoolDriver } from './prepared-reads.js';
 
 /** Postgres may end an export whose reader stalls this long between batches. */
 const EXPORT_IDLE_TIMEOUT = '60s';
@@ -13,7 +14,11 @@ const EXPORT_IDLE_TIMEOUT = '60s';
  * as a slow downloader leaves it idle between batches.
  */
 export class CursorReads {
-  constructor(private readonly dataSource: DataSource) {}
+  private readonly driver: PostgresPoolDriver;
+
+  constructor(dataSource: DataSource) {
+    this.driver = postgresDriver(dataSource);
+  }
 
   /**
    * Batches of up to `batchSize` rows of `text`. Stopping early (`return` on the generator, as a
@@ -25,8 +30,7 @@ export class CursorReads {
     values: unknown[],
     batchSize: number,
   ): AsyncGenerator<T[], void, undefined> {
-    const pool = (this.dataSource.driver as unknown as { master: pg.Pool }).master;
-    const client = await pool.connect();
+    const [client, release] = await masterConnection(this.driver);
     let ended = false;
     try {
       await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
@@ -50,8 +54,8 @@ export class CursorReads {
       if (!ended) {
         ended = await rolledBack(client);
       }
-      // `true` destroys a connection whose state is unknown instead of pooling it.
-      client.release(!ended);
+      // An error destroys a connection whose state is unknown instead of pooling it.
+      release(ended ? undefined : new Error('export cursor left in an unknown state'));
     }
   }
 }

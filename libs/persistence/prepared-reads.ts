@@ -2,21 +2,40 @@ import type pg from 'pg';
 import type { DataSource } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver.js';
 
+/** The Postgres driver of a data source, whose pool prepared and cursor reads share. */
+export type PostgresPoolDriver = Pick<PostgresDriver, 'obtainMasterConnection'>;
+
+/** Pool release: with an error the pool drops the connection instead of keeping it. */
+export type ReleaseConnection = (error?: Error) => void;
+
+export function postgresDriver(dataSource: DataSource): PostgresPoolDriver {
+  if (dataSource.options.type !== 'postgres') {
+    throw new Error('prepared and cursor reads need the Postgres driver');
+  }
+  return dataSource.driver;
+}
+
 /**
- * Named prepared statements for the hottest reads, on a connection of the data source's own pool
- * taken through the Postgres driver's public `obtainMasterConnection`: each connection parses and
- * plans a statement once, and a read skips TypeORM's query runner (one acquisition, one round
- * trip, the pool's timeouts and read-timeout client unchanged). Rows come back exactly as
- * `DataSource.query` returns them.
+ * A connection of the data source's own pool (its timeouts and read-timeout client), through
+ * the driver's public `obtainMasterConnection`, never its private pool field.
+ */
+export async function masterConnection(
+  driver: PostgresPoolDriver,
+): Promise<[pg.PoolClient, ReleaseConnection]> {
+  return (await driver.obtainMasterConnection()) as [pg.PoolClient, ReleaseConnection];
+}
+
+/**
+ * Named prepared statements for the hottest reads, on a connection of the data source's own
+ * pool: each connection parses and plans a statement once, and a read skips TypeORM's query
+ * runner (one acquisition, one round trip, the pool's timeouts and read-timeout client
+ * unchanged). Rows come back exactly as `DataSource.query` returns them.
  */
 export class PreparedReads {
-  private readonly driver: PostgresDriver;
+  private readonly driver: PostgresPoolDriver;
 
   constructor(dataSource: DataSource) {
-    if (dataSource.options.type !== 'postgres') {
-      throw new Error('prepared reads need the Postgres driver');
-    }
-    this.driver = dataSource.driver as PostgresDriver;
+    this.driver = postgresDriver(dataSource);
   }
 
   /** `name` must always come with the same `text`: Postgres keeps one plan per name. */
@@ -25,10 +44,7 @@ export class PreparedReads {
     text: string,
     values: unknown[],
   ): Promise<T[]> {
-    const [client, release] = (await this.driver.obtainMasterConnection()) as [
-      pg.PoolClient,
-      (error?: Error) => void,
-    ];
+    const [client, release] = await masterConnection(this.driver);
     try {
       const result = await client.query<T>({ name, text, values });
       release();

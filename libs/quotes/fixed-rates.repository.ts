@@ -1,34 +1,46 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { IsNull, Raw, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { OwnerScope } from '#app/domain';
-import { FixedRateEntity } from '#app/persistence';
+import { changedRows, EntityColumns, FixedRateEntity, queryRows } from '#app/persistence';
 
 export type NewFixedRate = Omit<FixedRateEntity, 'usedAt' | 'swapId' | 'createdAt'>;
 
 /**
- * The fixed-rate aggregate (docs/decisions.md, "Fixed rate ids"), the only writer of `fixed_rates`;
- * TypeORM's repository API, with the database clock wherever validity is decided.
+ * The fixed-rate aggregate (docs/decisions.md, "Fixed rate ids"), the only writer of `fixed_rates`,
+ * with the database clock wherever validity is decided.
  */
 @Injectable()
 export class FixedRatesRepository {
-  constructor(
-    @InjectRepository(FixedRateEntity) private readonly repository: Repository<FixedRateEntity>,
-  ) {}
+  private readonly columns: EntityColumns<FixedRateEntity>;
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.columns = new EntityColumns(dataSource, FixedRateEntity);
+  }
 
   async record(rate: NewFixedRate): Promise<FixedRateEntity> {
-    return this.repository.save(
-      this.repository.create({ ...rate, usedAt: null, swapId: null, createdAt: new Date() }),
+    const entity = Object.assign(new FixedRateEntity(), {
+      ...rate,
+      usedAt: null,
+      swapId: null,
+      createdAt: new Date(),
+    });
+    await queryRows(
+      this.dataSource,
+      `INSERT INTO fixed_rates (${this.columns.list}) VALUES (${this.columns.placeholders()})`,
+      this.columns.values(entity),
     );
+    return entity;
   }
 
   /** The owner's rate, whatever its state; another org's or mode's id reads as unknown. */
   findForOwner(id: string, owner: OwnerScope): Promise<FixedRateEntity | null> {
-    return this.repository.findOneBy({
-      id,
-      organizationId: owner.organizationId,
-      livemode: owner.livemode,
-    });
+    return this.columns.readOne(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM fixed_rates
+        WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
+      [id, owner.organizationId, owner.livemode],
+    );
   }
 
   /**
@@ -36,17 +48,15 @@ export class FixedRatesRepository {
    * Returns false when the rate was unknown, expired or already used.
    */
   async consume(id: string, owner: OwnerScope, swapId: string): Promise<boolean> {
-    const result = await this.repository.update(
-      {
-        id,
-        organizationId: owner.organizationId,
-        livemode: owner.livemode,
-        usedAt: IsNull(),
-        expiresAt: Raw((column) => `${column} > now()`),
-      },
-      { usedAt: () => 'now()', swapId },
+    const rows = await queryRows(
+      this.dataSource,
+      `UPDATE fixed_rates SET used_at = now(), swap_id = $4
+        WHERE id = $1 AND organization_id = $2 AND livemode = $3
+          AND used_at IS NULL AND expires_at > now()
+        RETURNING id`,
+      [id, owner.organizationId, owner.livemode, swapId],
     );
-    return (result.affected ?? 0) > 0;
+    return rows.length > 0;
   }
 
   /**
@@ -54,10 +64,9 @@ export class FixedRatesRepository {
    * Returns how many were deleted.
    */
   async purgeExpired(): Promise<number> {
-    const result = await this.repository.delete({
-      usedAt: IsNull(),
-      expiresAt: Raw((column) => `${column} < now() - interval '1 day'`),
-    });
-    return result.affected ?? 0;
+    return changedRows(
+      this.dataSource,
+      `DELETE FROM fixed_rates WHERE used_at IS NULL AND expires_at < now() - interval '1 day'`,
+    );
   }
 }

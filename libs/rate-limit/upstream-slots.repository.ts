@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { queryRows } from '#app/persistence';
 import type { SlotReservation } from '#app/redis';
 
 /**
@@ -25,13 +26,15 @@ export class UpstreamSlotsRepository {
     notBeforeMs = 0,
   ): Promise<SlotReservation> {
     if (!this.seeded.has(key)) {
-      await this.dataSource.query(
+      await queryRows(
+        this.dataSource,
         `INSERT INTO upstream_slots (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`,
         [key],
       );
       this.seeded.add(key);
     }
-    const [row] = await this.dataSource.query<{ granted: boolean; wait_ms: string }[]>(
+    const [row] = await queryRows<{ granted: boolean; wait_ms: string }>(
+      this.dataSource,
       `WITH cur AS (
          SELECT GREATEST(tat, clock_timestamp(), clock_timestamp() + $4 * interval '1 millisecond')
                   AS start,
@@ -55,7 +58,8 @@ export class UpstreamSlotsRepository {
 
   /** How far ahead of now the last slot granted here starts (0 when none is ahead). */
   async horizon(key: string): Promise<number> {
-    const rows = await this.dataSource.query<{ ahead_ms: string }[]>(
+    const rows = await queryRows<{ ahead_ms: string }>(
+      this.dataSource,
       `SELECT GREATEST(0, EXTRACT(EPOCH FROM tat - clock_timestamp()) * 1000) AS ahead_ms
          FROM upstream_slots WHERE name = $1`,
       [key],

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { OwnerScope } from '#app/domain';
 import type { PartnerEvent, RecordedEvent } from '#app/events';
-import { rowsOf, type WebhookDeliveryStatus } from '#app/persistence';
+import { changedRows, queryRows, type WebhookDeliveryStatus } from '#app/persistence';
 
 /** A leased delivery with what sending it needs: the endpoint and the event. */
 export interface ClaimedDelivery {
@@ -112,6 +112,26 @@ interface ClaimRow {
   data: PartnerEvent['data'];
 }
 
+interface AttemptSqlRow {
+  event_id: string;
+  attempt: number;
+  http_status: number | null;
+  error: string | null;
+  duration_ms: number;
+  created_at: Date;
+}
+
+function toAttempt(row: AttemptSqlRow): AttemptRecord {
+  return {
+    eventId: row.event_id,
+    attempt: row.attempt,
+    httpStatus: row.http_status,
+    error: row.error,
+    durationMs: row.duration_ms,
+    createdAt: row.created_at,
+  };
+}
+
 /**
  * The webhook outbox (`webhook_deliveries`) and its attempt log (`webhook_attempts`), the only
  * writer of both. Deliveries are leased like swap claims (`FOR UPDATE SKIP LOCKED`, an owner and
@@ -127,7 +147,8 @@ export class WebhookDeliveriesRepository {
    * its type, in the caller's transaction (the one recording the event). Returns how many.
    */
   async enqueue(manager: EntityManager, event: RecordedEvent): Promise<number> {
-    const [{ count }] = await manager.query<{ count: number }[]>(
+    const [{ count }] = await queryRows<{ count: number }>(
+      manager,
       `WITH inserted AS (
          INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at)
          SELECT id, $1, now() FROM webhook_endpoints
@@ -155,7 +176,8 @@ export class WebhookDeliveriesRepository {
     leaseMs: number,
     fairness: ClaimFairness,
   ): Promise<ClaimedDelivery[]> {
-    const rows = await this.dataSource.query<[ClaimRow[], number] | ClaimRow[]>(
+    const rows = await queryRows<ClaimRow>(
+      this.dataSource,
       `WITH open_endpoints AS (
          SELECT w.id, w.organization_id,
                 (CASE WHEN w.timeouts_in_row >= $5 THEN 1 ELSE $6 END) - (
@@ -202,7 +224,7 @@ export class WebhookDeliveriesRepository {
                  e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.data`,
       [owner, now, limit, leaseMs, fairness.probeAfterTimeouts, fairness.perEndpoint],
     );
-    return rowsOf(rows).map((row) => ({
+    return rows.map((row) => ({
       id: row.id,
       attempts: row.attempts,
       createdAt: row.created_at,
@@ -234,22 +256,22 @@ export class WebhookDeliveriesRepository {
     outcome: AttemptOutcome,
   ): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      const updated = rowsOf<{ attempts: number }>(
-        await manager.query<[{ attempts: number }[], number]>(
-          `UPDATE webhook_deliveries
+      const updated = await queryRows<{ attempts: number }>(
+        manager,
+        `UPDATE webhook_deliveries
               SET attempts = attempts + 1, status = $3::text,
                   next_attempt_at = coalesce($4, next_attempt_at),
                   finished_at = CASE WHEN $3::text = 'pending' THEN NULL ELSE $5::timestamptz END,
                   lease_owner = NULL, lease_expires_at = NULL
             WHERE id = $1 AND lease_owner = $2
             RETURNING attempts`,
-          [delivery.id, owner, outcome.status, outcome.nextAttemptAt, now],
-        ),
+        [delivery.id, owner, outcome.status, outcome.nextAttemptAt, now],
       );
       if (updated.length === 0) {
         return false;
       }
-      await manager.query(
+      await queryRows(
+        manager,
         `INSERT INTO webhook_attempts
            (delivery_id, endpoint_id, event_id, attempt, http_status, error, duration_ms, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
@@ -270,40 +292,24 @@ export class WebhookDeliveriesRepository {
 
   /** Every lease `owner` holds (on shutdown): the deliveries are due again for the others. */
   async releaseLeases(owner: string): Promise<number> {
-    const rows = rowsOf(
-      await this.dataSource.query<[unknown[], number]>(
-        `UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL
+    const rows = await queryRows(
+      this.dataSource,
+      `UPDATE webhook_deliveries SET lease_owner = NULL, lease_expires_at = NULL
           WHERE lease_owner = $1 AND status = 'pending' RETURNING id`,
-        [owner],
-      ),
+      [owner],
     );
     return rows.length;
   }
 
   /** The endpoint's latest attempts, newest first. */
   async latestAttempts(endpointId: string, limit: number): Promise<AttemptRecord[]> {
-    const rows = await this.dataSource.query<
-      {
-        event_id: string;
-        attempt: number;
-        http_status: number | null;
-        error: string | null;
-        duration_ms: number;
-        created_at: Date;
-      }[]
-    >(
+    const rows = await queryRows<AttemptSqlRow>(
+      this.dataSource,
       `SELECT event_id, attempt, http_status, error, duration_ms, created_at
          FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY id DESC LIMIT $2`,
       [endpointId, limit],
     );
-    return rows.map((row) => ({
-      eventId: row.event_id,
-      attempt: row.attempt,
-      httpStatus: row.http_status,
-      error: row.error,
-      durationMs: row.duration_ms,
-      createdAt: row.created_at,
-    }));
+    return rows.map(toAttempt);
   }
 
   /**
@@ -312,7 +318,8 @@ export class WebhookDeliveriesRepository {
    * organization's or mode's swap id reads as no deliveries.
    */
   async listForSwap(swapId: string, owner: OwnerScope): Promise<SwapDeliveryView[]> {
-    return this.dataSource.query<SwapDeliveryView[]>(
+    return queryRows<SwapDeliveryView>(
+      this.dataSource,
       `SELECT e.id AS "eventId", e.type AS "eventType", d.endpoint_id AS "endpointId", w.url,
               d.status, d.attempts,
               CASE WHEN d.status = 'pending' THEN ${ISO('d.next_attempt_at')} END AS "nextAttemptAt",
@@ -341,17 +348,8 @@ export class WebhookDeliveriesRepository {
     before: string | null,
     limit: number,
   ): Promise<{ attempts: AttemptRow[]; hasMore: boolean }> {
-    const rows = await this.dataSource.query<
-      {
-        id: string;
-        event_id: string;
-        attempt: number;
-        http_status: number | null;
-        error: string | null;
-        duration_ms: number;
-        created_at: Date;
-      }[]
-    >(
+    const rows = await queryRows<AttemptSqlRow & { id: string }>(
+      this.dataSource,
       `SELECT id::text AS id, event_id, attempt, http_status, error, duration_ms, created_at
          FROM webhook_attempts
         WHERE endpoint_id = $1 AND ($2::bigint IS NULL OR id < $2::bigint)
@@ -359,15 +357,7 @@ export class WebhookDeliveriesRepository {
       [endpointId, before, limit + 1],
     );
     return {
-      attempts: rows.slice(0, limit).map((row) => ({
-        id: row.id,
-        eventId: row.event_id,
-        attempt: row.attempt,
-        httpStatus: row.http_status,
-        error: row.error,
-        durationMs: row.duration_ms,
-        createdAt: row.created_at,
-      })),
+      attempts: rows.slice(0, limit).map((row) => ({ id: row.id, ...toAttempt(row) })),
       hasMore: rows.length > limit,
     };
   }
@@ -377,36 +367,34 @@ export class WebhookDeliveriesRepository {
    * own) asked for by `actor`, or, while one is still pending, that one made due now.
    */
   async resend(endpointId: string, eventId: string, actor: string): Promise<Resend> {
-    const rows = rowsOf<{ id: string; created: boolean }>(
-      await this.dataSource.query<[{ id: string; created: boolean }[], number]>(
-        `INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at, resent_by)
+    const rows = await queryRows<{ id: string; created: boolean }>(
+      this.dataSource,
+      `INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at, resent_by)
          VALUES ($1, $2, now(), $3)
          ON CONFLICT (endpoint_id, event_id) WHERE status = 'pending'
          DO UPDATE SET next_attempt_at = now()
          RETURNING id::text AS id, (xmax = 0) AS created`,
-        [endpointId, eventId, actor],
-      ),
+      [endpointId, eventId, actor],
     );
     return { deliveryId: rows[0].id, created: rows[0].created };
   }
 
   /** The deliveries of the owner's event to the owner's endpoints, newest first. */
   async forEvent(eventId: string, owner: OwnerScope): Promise<EventDelivery[]> {
-    const rows = await this.dataSource.query<
-      {
-        id: string;
-        endpoint_id: string;
-        url: string;
-        status: WebhookDeliveryStatus;
-        attempts: number;
-        next_attempt_at: Date;
-        created_at: Date;
-        finished_at: Date | null;
-        resent_by: string | null;
-        http_status: number | null;
-        error: string | null;
-      }[]
-    >(
+    const rows = await queryRows<{
+      id: string;
+      endpoint_id: string;
+      url: string;
+      status: WebhookDeliveryStatus;
+      attempts: number;
+      next_attempt_at: Date;
+      created_at: Date;
+      finished_at: Date | null;
+      resent_by: string | null;
+      http_status: number | null;
+      error: string | null;
+    }>(
+      this.dataSource,
       `SELECT d.id::text AS id, d.endpoint_id, w.url, d.status, d.attempts, d.next_attempt_at,
               d.created_at, d.finished_at, d.resent_by, a.http_status, a.error
          FROM webhook_deliveries d
@@ -435,7 +423,8 @@ export class WebhookDeliveriesRepository {
 
   /** Pending deliveries of enabled endpoints, and how long the oldest has waited. */
   async backlog(now: Date): Promise<{ pending: number; oldestAgeSeconds: number }> {
-    const [row] = await this.dataSource.query<{ pending: number; oldest: Date | null }[]>(
+    const [row] = await queryRows<{ pending: number; oldest: Date | null }>(
+      this.dataSource,
       `SELECT count(*)::int AS pending, min(d.created_at) AS oldest
          FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
         WHERE d.status = 'pending' AND w.enabled`,
@@ -448,13 +437,13 @@ export class WebhookDeliveriesRepository {
 
   /** Deletes finished deliveries (and their attempts) of events created before `before`. */
   async purgeFinishedBefore(before: Date, batch: number): Promise<number> {
-    const result = await this.dataSource.query<[unknown[], number]>(
+    return changedRows(
+      this.dataSource,
       `DELETE FROM webhook_deliveries WHERE id IN (
          SELECT d.id FROM webhook_deliveries d JOIN events e ON e.id = d.event_id
           WHERE e.created_at < $1 AND d.status <> 'pending'
           LIMIT $2)`,
       [before, batch],
     );
-    return result[1];
   }
 }

@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { OwnerScope } from '#app/domain';
 import { resealOrNull, type CredentialCipher, type ResealCount } from '#app/partners';
-import { EntityColumns, rowsOf, WebhookEndpointEntity } from '#app/persistence';
+import { EntityColumns, queryRows, WebhookEndpointEntity } from '#app/persistence';
 
 /**
  * At most this many endpoints per organization and mode (docs/decisions.md, "Webhook endpoint
@@ -60,10 +60,11 @@ export class WebhookEndpointsRepository {
    */
   async insertWithinLimit(endpoint: WebhookEndpointEntity): Promise<boolean> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 17))`, [
+      await queryRows(manager, `SELECT pg_advisory_xact_lock(hashtextextended($1, 17))`, [
         `${endpoint.organizationId}:${endpoint.livemode}`,
       ]);
-      const [{ count }] = await manager.query<{ count: number }[]>(
+      const [{ count }] = await queryRows<{ count: number }>(
+        manager,
         `SELECT count(*)::int AS count FROM webhook_endpoints
           WHERE organization_id = $1 AND livemode = $2`,
         [endpoint.organizationId, endpoint.livemode],
@@ -71,7 +72,8 @@ export class WebhookEndpointsRepository {
       if (count >= MAX_ENDPOINTS_PER_MODE) {
         return false;
       }
-      await manager.query(
+      await queryRows(
+        manager,
         `INSERT INTO webhook_endpoints (${this.columns.list}) VALUES (${this.columns.placeholders()})`,
         this.columns.values(endpoint),
       );
@@ -79,22 +81,22 @@ export class WebhookEndpointsRepository {
     });
   }
 
-  async listForOwner(owner: OwnerScope): Promise<WebhookEndpointEntity[]> {
-    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+  listForOwner(owner: OwnerScope): Promise<WebhookEndpointEntity[]> {
+    return this.columns.read(
+      this.dataSource,
       `SELECT ${this.columns.list} FROM webhook_endpoints
         WHERE organization_id = $1 AND livemode = $2 ORDER BY created_at, id`,
       [owner.organizationId, owner.livemode],
     );
-    return rows.map((row) => this.columns.toEntity(row));
   }
 
-  async findForOwner(id: string, owner: OwnerScope): Promise<WebhookEndpointEntity | null> {
-    const rows = await this.dataSource.query<Record<string, unknown>[]>(
+  findForOwner(id: string, owner: OwnerScope): Promise<WebhookEndpointEntity | null> {
+    return this.columns.readOne(
+      this.dataSource,
       `SELECT ${this.columns.list} FROM webhook_endpoints
         WHERE id = $1 AND organization_id = $2 AND livemode = $3`,
       [id, owner.organizationId, owner.livemode],
     );
-    return rows.length > 0 ? this.columns.toEntity(rows[0]) : null;
   }
 
   /**
@@ -107,9 +109,9 @@ export class WebhookEndpointsRepository {
     owner: OwnerScope,
     patch: EndpointPatch,
   ): Promise<WebhookEndpointEntity | null> {
-    const rows = rowsOf<Record<string, unknown>>(
-      await this.dataSource.query<[Record<string, unknown>[], number]>(
-        `UPDATE webhook_endpoints
+    return this.columns.readOne(
+      this.dataSource,
+      `UPDATE webhook_endpoints
             SET url = coalesce($4, url),
                 events = coalesce($5::text[], events),
                 description = CASE WHEN $6::boolean THEN $7 ELSE description END,
@@ -123,29 +125,26 @@ export class WebhookEndpointsRepository {
                 updated_at = now()
           WHERE id = $1 AND organization_id = $2 AND livemode = $3
           RETURNING ${this.columns.list}`,
-        [
-          id,
-          owner.organizationId,
-          owner.livemode,
-          patch.url ?? null,
-          patch.events ?? null,
-          patch.description !== undefined,
-          patch.description ?? null,
-          patch.enabled ?? null,
-        ],
-      ),
+      [
+        id,
+        owner.organizationId,
+        owner.livemode,
+        patch.url ?? null,
+        patch.events ?? null,
+        patch.description !== undefined,
+        patch.description ?? null,
+        patch.enabled ?? null,
+      ],
     );
-    return rows.length > 0 ? this.columns.toEntity(rows[0]) : null;
   }
 
   /** Deletes the endpoint with its deliveries and attempts; false when the owner has no such endpoint. */
   async delete(id: string, owner: OwnerScope): Promise<boolean> {
-    const rows = rowsOf(
-      await this.dataSource.query<[unknown[], number]>(
-        `DELETE FROM webhook_endpoints WHERE id = $1 AND organization_id = $2 AND livemode = $3
+    const rows = await queryRows(
+      this.dataSource,
+      `DELETE FROM webhook_endpoints WHERE id = $1 AND organization_id = $2 AND livemode = $3
          RETURNING id`,
-        [id, owner.organizationId, owner.livemode],
-      ),
+      [id, owner.organizationId, owner.livemode],
     );
     return rows.length > 0;
   }
@@ -160,18 +159,16 @@ export class WebhookEndpointsRepository {
     secretCiphertext: string,
     previousExpiresAt: Date,
   ): Promise<WebhookEndpointEntity | null> {
-    const rows = rowsOf<Record<string, unknown>>(
-      await this.dataSource.query<[Record<string, unknown>[], number]>(
-        `UPDATE webhook_endpoints
+    return this.columns.readOne(
+      this.dataSource,
+      `UPDATE webhook_endpoints
             SET previous_secret_ciphertext = secret_ciphertext,
                 previous_secret_expires_at = $5,
                 secret_ciphertext = $4, updated_at = now()
           WHERE id = $1 AND organization_id = $2 AND livemode = $3
           RETURNING ${this.columns.list}`,
-        [id, owner.organizationId, owner.livemode, secretCiphertext, previousExpiresAt],
-      ),
+      [id, owner.organizationId, owner.livemode, secretCiphertext, previousExpiresAt],
     );
-    return rows.length > 0 ? this.columns.toEntity(rows[0]) : null;
   }
 
   /**
@@ -182,10 +179,16 @@ export class WebhookEndpointsRepository {
    */
   async resealFormer(cipher: CredentialCipher): Promise<ResealCount> {
     return this.dataSource.transaction(async (manager) => {
-      await manager.query(`SELECT pg_advisory_xact_lock(hashtext('reseal:webhook_endpoints'))`);
-      const rows = await manager.query<
-        { id: string; secret_ciphertext: string; previous_secret_ciphertext: string | null }[]
-      >(
+      await queryRows(
+        manager,
+        `SELECT pg_advisory_xact_lock(hashtext('reseal:webhook_endpoints'))`,
+      );
+      const rows = await queryRows<{
+        id: string;
+        secret_ciphertext: string;
+        previous_secret_ciphertext: string | null;
+      }>(
+        manager,
         `SELECT id, secret_ciphertext, previous_secret_ciphertext FROM webhook_endpoints
           WHERE secret_ciphertext NOT LIKE 'v2.%' OR previous_secret_ciphertext NOT LIKE 'v2.%'
           FOR UPDATE`,
@@ -203,7 +206,8 @@ export class WebhookEndpointsRepository {
           count.unreadable += 1;
           continue;
         }
-        await manager.query(
+        await queryRows(
+          manager,
           `UPDATE webhook_endpoints SET secret_ciphertext = $2, previous_secret_ciphertext = $3
             WHERE id = $1`,
           [row.id, current, previous],
@@ -216,7 +220,8 @@ export class WebhookEndpointsRepository {
 
   /** A delivery succeeded: the endpoint is healthy again and its circuit closed. */
   async markHealthy(id: string): Promise<void> {
-    await this.dataSource.query(
+    await queryRows(
+      this.dataSource,
       `UPDATE webhook_endpoints SET failing_since = NULL, timeouts_in_row = 0, circuit_open_until = NULL
         WHERE id = $1 AND (failing_since IS NOT NULL OR timeouts_in_row > 0)`,
       [id],
@@ -237,9 +242,9 @@ export class WebhookEndpointsRepository {
     timedOut: boolean,
     circuit: EndpointCircuit,
   ): Promise<boolean> {
-    const rows = rowsOf<{ disabled: boolean }>(
-      await this.dataSource.query<[{ disabled: boolean }[], number]>(
-        `UPDATE webhook_endpoints
+    const rows = await queryRows<{ disabled: boolean }>(
+      this.dataSource,
+      `UPDATE webhook_endpoints
             SET failing_since = coalesce(failing_since, $2::timestamptz),
                 enabled = enabled AND NOT ${FAILED_LONG_ENOUGH},
                 disabled_at = CASE WHEN enabled AND ${FAILED_LONG_ENOUGH} THEN $2 ELSE disabled_at END,
@@ -251,8 +256,7 @@ export class WebhookEndpointsRepository {
                   ELSE circuit_open_until END
           WHERE id = $1
           RETURNING (NOT enabled AND disabled_at = $2::timestamptz) AS disabled`,
-        [id, now, disableAfterMs, timedOut, circuit.timeouts, circuit.openMs],
-      ),
+      [id, now, disableAfterMs, timedOut, circuit.timeouts, circuit.openMs],
     );
     return rows[0]?.disabled ?? false;
   }
@@ -263,30 +267,30 @@ export class WebhookEndpointsRepository {
    * whether this call disabled it.
    */
   async disableRefused(id: string, now: Date): Promise<boolean> {
-    const rows = rowsOf<{ id: string }>(
-      await this.dataSource.query<[{ id: string }[], number]>(
-        `UPDATE webhook_endpoints
+    const rows = await queryRows<{ id: string }>(
+      this.dataSource,
+      `UPDATE webhook_endpoints
             SET enabled = false, disabled_at = $2, failing_since = coalesce(failing_since, $2)
           WHERE id = $1 AND enabled
           RETURNING id`,
-        [id, now],
-      ),
+      [id, now],
     );
     return rows.length > 0;
   }
 
   /** An organization's endpoints of both modes and how their deliveries are doing. */
   async healthOfOrganization(organizationId: string): Promise<EndpointHealth[]> {
-    const rows = await this.dataSource.query<
-      (Record<string, unknown> & {
+    const rows = await queryRows<
+      Record<string, unknown> & {
         pending: number;
         failed: number;
         delivered: number;
         last_attempt_at: Date | null;
         last_attempt_status: number | null;
         last_attempt_error: string | null;
-      })[]
+      }
     >(
+      this.dataSource,
       `SELECT ${this.columns.list
         .split(', ')
         .map((column) => `w.${column}`)

@@ -1,20 +1,11 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { CredentialMode, OrganizationStatus } from '#app/domain';
-import { PreparedReads } from '#app/persistence';
+import type { OrganizationStatus } from '#app/domain';
+import { EntityColumns, PreparedReads, queryRows, WidgetKeyEntity } from '#app/persistence';
 
 /** A widget key as stored. */
-export interface WidgetKeyRecord {
-  id: string;
-  key: string;
-  organizationId: string;
-  mode: CredentialMode;
-  name: string;
-  allowedOrigins: string[];
-  createdAt: Date;
-  revokedAt: Date | null;
-}
+export type WidgetKeyRecord = WidgetKeyEntity;
 
 /** An unrevoked key with the organization state the widget API authorizes with. */
 export interface WidgetKeyForAuthentication {
@@ -28,48 +19,44 @@ export interface WidgetKeyForAuthentication {
   providerActivated: boolean;
 }
 
-const COLUMNS = `id, key, organization_id AS "organizationId", mode, name,
-  allowed_origins AS "allowedOrigins", created_at AS "createdAt", revoked_at AS "revokedAt"`;
-
 const AUTHENTICATION_SQL = `SELECT w.id, w.key, w.organization_id AS "organizationId", w.mode,
        w.allowed_origins AS "allowedOrigins", o.status AS "organizationStatus",
        o.fee_percent AS "feePercent", o.provider_activated AS "providerActivated"
   FROM widget_keys w JOIN organizations o ON o.id = w.organization_id
  WHERE w.key = $1 AND w.revoked_at IS NULL`;
 
-/** Widget keys and the swaps made through them (raw SQL: two small tables, no entity graph). */
+/** Widget keys and the swaps made through them, the only writer of `widget_keys` and `widget_swaps`. */
 @Injectable()
 export class WidgetKeysRepository {
+  private readonly columns: EntityColumns<WidgetKeyEntity>;
   private readonly prepared: PreparedReads;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    this.columns = new EntityColumns(dataSource, WidgetKeyEntity);
     this.prepared = new PreparedReads(dataSource);
   }
 
-  async create(
+  create(
     input: Pick<WidgetKeyRecord, 'key' | 'organizationId' | 'mode' | 'name' | 'allowedOrigins'>,
   ): Promise<WidgetKeyRecord> {
-    const rows: WidgetKeyRecord[] = await this.dataSource.query(
-      `INSERT INTO widget_keys (key, organization_id, mode, name, allowed_origins)
-       VALUES ($1, $2, $3, $4, $5) RETURNING ${COLUMNS}`,
-      [input.key, input.organizationId, input.mode, input.name, input.allowedOrigins],
-    );
-    return rows[0];
+    return this.columns.insert(this.dataSource, input);
   }
 
   listForOrganization(organizationId: string): Promise<WidgetKeyRecord[]> {
-    return this.dataSource.query(
-      `SELECT ${COLUMNS} FROM widget_keys WHERE organization_id = $1 ORDER BY created_at, id`,
+    return this.columns.read(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM widget_keys WHERE organization_id = $1
+        ORDER BY created_at, id`,
       [organizationId],
     );
   }
 
-  async findByKey(key: string): Promise<WidgetKeyRecord | null> {
-    const rows: WidgetKeyRecord[] = await this.dataSource.query(
-      `SELECT ${COLUMNS} FROM widget_keys WHERE key = $1`,
+  findByKey(key: string): Promise<WidgetKeyRecord | null> {
+    return this.columns.readOne(
+      this.dataSource,
+      `SELECT ${this.columns.list} FROM widget_keys WHERE key = $1`,
       [key],
     );
-    return rows[0] ?? null;
   }
 
   async findActiveForAuthentication(key: string): Promise<WidgetKeyForAuthentication | null> {
@@ -94,7 +81,8 @@ export class WidgetKeysRepository {
 
   /** False when the key is unknown or already revoked. */
   async revoke(key: string): Promise<boolean> {
-    const rows: unknown[] = await this.dataSource.query(
+    const rows: unknown[] = await queryRows(
+      this.dataSource,
       `UPDATE widget_keys SET revoked_at = now() WHERE key = $1 AND revoked_at IS NULL RETURNING id`,
       [key],
     );
@@ -103,7 +91,8 @@ export class WidgetKeysRepository {
 
   /** Links a swap to the key that made it; a replay links the same swap to the same hash again. */
   async linkSwap(swapId: string, widgetKeyId: string, statusTokenHash: string): Promise<void> {
-    await this.dataSource.query(
+    await queryRows(
+      this.dataSource,
       `INSERT INTO widget_swaps (swap_id, widget_key_id, status_token_hash) VALUES ($1, $2, $3)
        ON CONFLICT (swap_id) DO NOTHING`,
       [swapId, widgetKeyId, statusTokenHash],

@@ -16,6 +16,7 @@ import { DashboardPendingSignInEntity } from './dashboard-pending-sign-in.entity
 import { DashboardRecoveryCodeEntity } from './dashboard-recovery-code.entity.js';
 import { DashboardTotpEntity } from './dashboard-totp.entity.js';
 import { DashboardWebAuthnChallengeEntity } from './dashboard-webauthn-challenge.entity.js';
+import { WidgetKeyEntity } from './widget-key.entity.js';
 
 export * from './audit-log-entry.entity.js';
 export * from './credential.entity.js';
@@ -35,6 +36,7 @@ export * from './dashboard-pending-sign-in.entity.js';
 export * from './dashboard-recovery-code.entity.js';
 export * from './dashboard-totp.entity.js';
 export * from './dashboard-webauthn-challenge.entity.js';
+export * from './widget-key.entity.js';
 
 export const ENTITIES = [
   OrganizationEntity,
@@ -55,4 +57,5 @@ export const ENTITIES = [
   DashboardRecoveryCodeEntity,
   DashboardTotpEntity,
   DashboardWebAuthnChallengeEntity,
+  WidgetKeyEntity,
 ];

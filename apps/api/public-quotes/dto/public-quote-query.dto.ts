@@ -1,4 +1,5 @@
-import { AmountField } from '../../common/amount.decorator.js';
+import { ApiPropertyOptional } from '@nestjs/swagger';
+import { AmountField } from '#app/input';
 import { TickerField } from '../../common/ticker.decorator.js';
 
 export class PublicQuoteQueryDto {
@@ -8,10 +9,7 @@ export class PublicQuoteQueryDto {
   @TickerField('to', 'eth')
   to: string;
 
-  @AmountField('amount', {
-    required: false,
-    typeMessage: 'amount must be a decimal string.',
-    api: { example: '1', default: '1' },
-  })
+  @ApiPropertyOptional({ example: '1', default: '1' })
+  @AmountField('amount', { required: false, typeMessage: 'amount must be a decimal string.' })
   amount?: string;
 }

@@ -1,7 +1,6 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { type SwapMode, DEFAULT_SWAP_MODE, SWAP_MODES } from '#app/domain';
-import { AmountField } from '../../common/amount.decorator.js';
+import { AmountField, EnumField } from '#app/input';
 import { TickerField } from '../../common/ticker.decorator.js';
 
 export class CreateQuoteDto {
@@ -11,14 +10,13 @@ export class CreateQuoteDto {
   @TickerField('to', 'eth')
   to: string;
 
+  @ApiProperty({ example: '0.1', description: 'Decimal string' })
   @AmountField('amountFrom', {
     typeMessage: 'amountFrom is required: a decimal string, e.g. "0.1".',
-    api: { example: '0.1', description: 'Decimal string' },
   })
   amountFrom: string;
 
   @ApiPropertyOptional({ enum: SWAP_MODES, default: DEFAULT_SWAP_MODE })
-  @IsOptional()
-  @IsIn(SWAP_MODES, { message: 'mode must be float or fixed.' })
+  @EnumField('mode', SWAP_MODES, { required: false, message: 'mode must be float or fixed.' })
   mode?: SwapMode;
 }

@@ -1,8 +1,6 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { IsIn, IsOptional } from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { type SwapMode, DEFAULT_SWAP_MODE, SWAP_MODES } from '#app/domain';
-import { AmountField } from '../../common/amount.decorator.js';
-import { StringField } from '../../common/string-field.decorator.js';
+import { AmountField, EnumField, StringField } from '#app/input';
 import { TickerField } from '../../common/ticker.decorator.js';
 
 export class CreateSwapDto {
@@ -12,41 +10,41 @@ export class CreateSwapDto {
   @TickerField('to', 'eth')
   to: string;
 
+  @ApiProperty({
+    example: '0.1',
+    description: 'Decimal string within the pair bounds for the mode',
+  })
   @AmountField('amountFrom', {
     typeMessage: 'amountFrom is required: a decimal string, e.g. "0.1".',
-    api: { example: '0.1', description: 'Decimal string within the pair bounds for the mode' },
   })
   amountFrom: string;
 
+  @ApiProperty({ description: "User's payout wallet on the `to` chain" })
   @StringField('address', {
     maxLength: 256,
     notEmpty: true,
     typeMessage: 'address is required: the payout wallet on the `to` chain.',
-    api: { description: "User's payout wallet on the `to` chain" },
   })
   address: string;
 
+  @ApiPropertyOptional({ description: 'Required for fixed swaps; omit rather than send ""' })
   @StringField('refundAddress', {
     maxLength: 256,
     required: false,
     notEmpty: true,
     emptyMessage: 'refundAddress must not be empty; omit the field instead.',
-    api: { description: 'Required for fixed swaps; omit rather than send ""' },
   })
   refundAddress?: string;
 
+  @ApiPropertyOptional()
   @StringField('partnerReferenceId', { maxLength: 120, required: false })
   partnerReferenceId?: string;
 
   @ApiPropertyOptional({ enum: SWAP_MODES, default: DEFAULT_SWAP_MODE })
-  @IsOptional()
-  @IsIn(SWAP_MODES, { message: 'mode must be float or fixed.' })
+  @EnumField('mode', SWAP_MODES, { required: false, message: 'mode must be float or fixed.' })
   mode?: SwapMode;
 
-  @StringField('rateId', {
-    maxLength: 128,
-    required: false,
-    api: { description: 'Token from a fixed quote; required for fixed' },
-  })
+  @ApiPropertyOptional({ description: 'Token from a fixed quote; required for fixed' })
+  @StringField('rateId', { maxLength: 128, required: false })
   rateId?: string;
 }

@@ -1,18 +1,9 @@
 import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { toInteger } from '../../common/integer-query.js';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
-import { StringField } from '../../common/string-field.decorator.js';
-
-const OFFSET_MESSAGE = `offset must be an integer from 0 to ${Number.MAX_SAFE_INTEGER}.`;
+import { IntegerField, StringField } from '#app/input';
 
 export class ListSwapsDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 200, default: 50 })
-  @IsOptional()
-  @Transform(toInteger)
-  @IsInt({ message: 'limit must be an integer from 1 to 200.' })
-  @Min(1, { message: 'limit must be an integer from 1 to 200.' })
-  @Max(200, { message: 'limit must be an integer from 1 to 200.' })
+  @IntegerField('limit', { min: 1, max: 200 }, { required: false })
   limit?: number;
 
   @ApiPropertyOptional({
@@ -21,14 +12,11 @@ export class ListSwapsDto {
     maximum: Number.MAX_SAFE_INTEGER,
     default: 0,
   })
-  @IsOptional()
-  @Transform(toInteger)
-  @IsInt({ message: OFFSET_MESSAGE })
-  @Min(0, { message: OFFSET_MESSAGE })
   // 1e20 is an integer to JavaScript but no bigint to Postgres (a 500); past 2^53 it is not exact.
-  @Max(Number.MAX_SAFE_INTEGER, { message: OFFSET_MESSAGE })
+  @IntegerField('offset', { min: 0, max: Number.MAX_SAFE_INTEGER }, { required: false })
   offset?: number;
 
+  @ApiPropertyOptional()
   @StringField('partnerReferenceId', { maxLength: 120, required: false })
   partnerReferenceId?: string;
 }

@@ -1,36 +1,28 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { IsBoolean, IsIn, IsOptional } from 'class-validator';
+import { AmountField, BooleanField, EnumField } from '#app/input';
 import { TEST_HELPER_STATUSES, type TestHelperStatus } from '../test-helpers.service.js';
-import { AmountField } from '../../common/amount.decorator.js';
 import { TickerField } from '../../common/ticker.decorator.js';
 
 export class TestDepositDto {
-  @AmountField('amount', {
-    required: false,
-    api: {
-      example: '0.1',
-      description:
-        'Decimal string; defaults to the amount the swap expects. On a fixed swap, any other amount ends it `expired`.',
-    },
+  @ApiPropertyOptional({
+    example: '0.1',
+    description:
+      'Decimal string; defaults to the amount the swap expects. On a fixed swap, any other amount ends it `expired`.',
   })
+  @AmountField('amount', { required: false })
   amount?: string;
 
   @ApiPropertyOptional({
     default: false,
     description: 'The deposit arrives after the deadline (`payTill`): a fixed swap ends `expired`.',
   })
-  @Transform(({ value }: { value: unknown }) => (value === null ? undefined : value))
-  @IsOptional()
-  @IsBoolean({ message: 'late must be true or false.' })
+  @BooleanField('late', { required: false })
   late?: boolean;
 }
 
 export class TestStatusDto {
   @ApiProperty({ enum: TEST_HELPER_STATUSES })
-  @IsIn(TEST_HELPER_STATUSES, {
-    message: `status must be one of ${TEST_HELPER_STATUSES.join(', ')}.`,
-  })
+  @EnumField('status', TEST_HELPER_STATUSES)
   status: TestHelperStatus;
 }
 

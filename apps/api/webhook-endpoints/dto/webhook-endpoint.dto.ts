@@ -1,24 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { toInteger } from '../../common/integer-query.js';
-import {
-  ArrayMaxSize,
-  ArrayNotEmpty,
-  ArrayUnique,
-  IsArray,
-  IsBoolean,
-  IsIn,
-  IsInt,
-  IsOptional,
-  IsString,
-  Max,
-  MaxLength,
-  Min,
-} from 'class-validator';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsIn } from 'class-validator';
 import { EVENT_TYPES, type EventType } from '#app/events';
-import { IsPlainText } from '#app/input';
-import { StringField } from '../../common/string-field.decorator.js';
+import { BooleanField, Field, IntegerField, StringField } from '#app/input';
 
 const URL_MAX = 2048;
 const DESCRIPTION_MAX = 500;
@@ -32,60 +16,54 @@ function EventTypesField(): PropertyDecorator {
       items: { type: 'string', enum: [...EVENT_TYPES] },
       description: 'The event types sent to this endpoint; all of them when omitted.',
     }),
-    IsOptional(),
-    IsArray({ message: EVENTS_MESSAGE }),
-    ArrayNotEmpty({ message: EVENTS_MESSAGE }),
-    ArrayMaxSize(EVENT_TYPES.length, { message: EVENTS_MESSAGE }),
-    ArrayUnique(undefined, { message: EVENTS_MESSAGE }),
-    IsIn(EVENT_TYPES, { each: true, message: EVENTS_MESSAGE }),
+    Field(
+      { required: false },
+      IsArray({ message: EVENTS_MESSAGE }),
+      ArrayNotEmpty({ message: EVENTS_MESSAGE }),
+      ArrayMaxSize(EVENT_TYPES.length, { message: EVENTS_MESSAGE }),
+      ArrayUnique(undefined, { message: EVENTS_MESSAGE }),
+      IsIn(EVENT_TYPES, { each: true, message: EVENTS_MESSAGE }),
+    ),
   );
 }
 
 export class CreateWebhookEndpointDto {
-  @StringField('url', {
-    maxLength: URL_MAX,
-    notEmpty: true,
-    api: { description: 'https:// (http:// only in test mode), a public host.' },
-  })
+  @ApiProperty({ description: 'https:// (http:// only in test mode), a public host.' })
+  @StringField('url', { maxLength: URL_MAX, notEmpty: true })
   url: string;
 
   @EventTypesField()
   events?: EventType[];
 
+  @ApiPropertyOptional()
   @StringField('description', { maxLength: DESCRIPTION_MAX, required: false })
   description?: string;
 }
 
 export class UpdateWebhookEndpointDto {
+  @ApiPropertyOptional()
   @StringField('url', { maxLength: URL_MAX, required: false, notEmpty: true })
   url?: string;
 
   @EventTypesField()
   events?: EventType[];
 
-  @ApiPropertyOptional({ type: 'string', nullable: true, maxLength: DESCRIPTION_MAX })
-  @IsOptional()
-  @IsString({ message: 'description must be a string or null.' })
-  @MaxLength(DESCRIPTION_MAX, {
-    message: `description must be at most ${DESCRIPTION_MAX} characters.`,
+  /** Null clears the description: one of the fields where null is a value. */
+  @ApiPropertyOptional({ type: 'string', nullable: true })
+  @StringField('description', {
+    maxLength: DESCRIPTION_MAX,
+    nullable: true,
+    typeMessage: 'description must be a string or null.',
   })
-  @IsPlainText()
   description?: string | null;
 
   @ApiPropertyOptional({ description: 'False stops deliveries; true resumes them.' })
-  @IsOptional()
-  @IsBoolean({ message: 'enabled must be true or false.' })
+  @BooleanField('enabled', { required: false })
   enabled?: boolean;
 }
 
-const LIMIT_MESSAGE = 'limit must be an integer from 1 to 100.';
-
 export class ListDeliveriesDto {
   @ApiPropertyOptional({ type: 'integer', minimum: 1, maximum: 100, default: 20 })
-  @IsOptional()
-  @Transform(toInteger)
-  @IsInt({ message: LIMIT_MESSAGE })
-  @Min(1, { message: LIMIT_MESSAGE })
-  @Max(100, { message: LIMIT_MESSAGE })
+  @IntegerField('limit', { min: 1, max: 100 }, { required: false })
   limit?: number;
 }
