@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { loadPollerConfig } from '#app/config';
-import type { PartnerEvent } from '#app/events';
+import { EVENT_TYPES, type PartnerEvent } from '#app/events';
 import type { SwapView } from '#app/swaps';
 import { WebhookDispatcher } from '#app/webhooks';
 import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
@@ -343,6 +343,34 @@ describe('Webhooks', () => {
       await call(who).get(`/v1/webhook_endpoints/${endpoint.id}`).expect(404);
       await call(who).delete(`/v1/webhook_endpoints/${endpoint.id}`).expect(404);
       await call(who).get('/v1/webhook_endpoints/we_nope').expect(404);
+    });
+
+    it('reads null as absent on create and patch, except a patched description, which null clears', async () => {
+      const who = await createPartner(api.app, { mode: 'test' });
+      const endpoint = await createEndpoint(who, {
+        url: `${receiver.url}/nulls`,
+        events: null,
+        description: null,
+      });
+      expect(endpoint).toMatchObject({ events: [...EVENT_TYPES], description: null });
+      await call(who)
+        .patch(`/v1/webhook_endpoints/${endpoint.id}`, { description: 'kept' })
+        .expect(200);
+      const untouched = await call(who)
+        .patch(`/v1/webhook_endpoints/${endpoint.id}`, { url: null, events: null, enabled: null })
+        .expect(200);
+      expect(untouched.body.webhookEndpoint).toMatchObject({
+        url: endpoint.url,
+        events: endpoint.events,
+        enabled: true,
+        description: 'kept',
+      });
+      const cleared = await call(who)
+        .patch(`/v1/webhook_endpoints/${endpoint.id}`, { description: null })
+        .expect(200);
+      expect(cleared.body.webhookEndpoint).toMatchObject({ description: null });
+      const res = await call(who).post('/v1/webhook_endpoints', { url: null }).expect(400);
+      expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'url' });
     });
 
     it.each([

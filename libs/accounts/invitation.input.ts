@@ -1,26 +1,21 @@
-import { Transform } from 'class-transformer';
-import { IsEmail, IsIn, IsString, MaxLength } from 'class-validator';
-import { IsPlainText } from '#app/input';
+import { IsEmail } from 'class-validator';
+import { EnumField, StringField } from '#app/input';
 import { DASHBOARD_ROLES, type DashboardRole } from './dashboard-role.js';
 import type { DashboardUser } from './dashboard-user.js';
 import type { Invitation } from './invitations.repository.js';
 
-function trim({ value }: { value: unknown }): unknown {
-  return typeof value === 'string' ? value.trim() : value;
-}
-
 /** An invitation to a dashboard; the admin API's body and the CLI's arguments share these rules. */
 export class CreateInvitationInput {
-  // class-validator runs these bottom-up: the plain-text check must come before IsEmail, whose
-  // validator.js implementation throws (a 500) on an unpaired surrogate.
-  @Transform(trim)
-  @IsString()
-  @MaxLength(254)
-  @IsEmail({}, { message: 'email must be an email address.' })
-  @IsPlainText()
+  // StringField's plain-text check runs before IsEmail, whose validator.js implementation throws
+  // (a 500) on an unpaired surrogate.
+  @StringField(
+    'email',
+    { maxLength: 254, trim: true },
+    IsEmail({}, { message: 'email must be an email address.' }),
+  )
   email: string;
 
-  @IsIn(DASHBOARD_ROLES)
+  @EnumField('role', DASHBOARD_ROLES)
   role: DashboardRole;
 }
 

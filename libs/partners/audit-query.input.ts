@@ -1,5 +1,4 @@
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Max, Min } from 'class-validator';
+import { IntegerField } from '#app/input';
 
 export const DEFAULT_AUDIT_LIMIT = 50;
 export const MAX_AUDIT_LIMIT = 200;
@@ -9,10 +8,6 @@ export const MAX_AUDIT_LIMIT = 200;
  * the CLI.
  */
 export class AuditQueryInput {
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt()
-  @Min(1)
-  @Max(MAX_AUDIT_LIMIT)
+  @IntegerField('limit', { min: 1, max: MAX_AUDIT_LIMIT }, { required: false })
   limit: number = DEFAULT_AUDIT_LIMIT;
 }

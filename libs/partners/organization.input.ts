@@ -1,14 +1,5 @@
 import { Transform } from 'class-transformer';
-import {
-  IsBoolean,
-  IsIn,
-  IsNotEmpty,
-  IsOptional,
-  IsString,
-  Matches,
-  MaxLength,
-  ValidateIf,
-} from 'class-validator';
+import { Matches } from 'class-validator';
 import {
   ORGANIZATION_DEFAULTS,
   ORGANIZATION_STATUSES,
@@ -16,12 +7,13 @@ import {
   PAYOUT_NETWORKS,
   type PayoutNetwork,
 } from '#app/domain';
-import { IsPlainText } from '#app/input';
+import { BooleanField, EnumField, Field, StringField, type FieldPresence } from '#app/input';
 import { IsFeePercent, toFeePercent } from './fee-percent.js';
 import type { NewOrganization, OrganizationPatch } from './organizations.repository.js';
 
-function trim({ value }: { value: unknown }): unknown {
-  return typeof value === 'string' ? value.trim() : value;
+/** A fee in percent: a number or a decimal string, kept as its canonical string. */
+function FeePercentField(presence: FieldPresence = {}): PropertyDecorator {
+  return Field(presence, Transform(toFeePercent), IsFeePercent());
 }
 
 /**
@@ -29,57 +21,41 @@ function trim({ value }: { value: unknown }): unknown {
  * both accept exactly the same input.
  */
 export class CreateOrganizationInput {
-  @Transform(trim)
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(200)
-  @IsPlainText()
+  @StringField('name', { maxLength: 200, notEmpty: true, trim: true })
   name: string;
 
-  @Transform(toFeePercent)
-  @IsFeePercent()
+  @FeePercentField()
   feePercent: string;
 
-  @IsOptional()
-  @IsIn(ORGANIZATION_STATUSES)
+  @EnumField('status', ORGANIZATION_STATUSES, { required: false })
   status?: OrganizationStatus;
 
-  @IsOptional()
-  @IsBoolean()
+  @BooleanField('providerActivated', { required: false })
   providerActivated?: boolean;
 }
 
 /**
- * The rules for an organization update. Every field is optional, but none of the non-nullable ones
- * may be sent as null (that would reach a NOT NULL column); `payoutAddress: null` clears the address.
+ * The rules for an organization update. Every field is optional and null leaves it as it is,
+ * except `payoutAddress`, where null is a value: it clears the address.
  */
 export class UpdateOrganizationInput {
-  @ValidateIf((input: UpdateOrganizationInput) => input.status !== undefined)
-  @IsIn(ORGANIZATION_STATUSES)
+  @EnumField('status', ORGANIZATION_STATUSES, { required: false })
   status?: OrganizationStatus;
 
-  @ValidateIf((input: UpdateOrganizationInput) => input.feePercent !== undefined)
-  @Transform(toFeePercent)
-  @IsFeePercent()
+  @FeePercentField({ required: false })
   feePercent?: string;
 
-  @ValidateIf((input: UpdateOrganizationInput) => input.providerActivated !== undefined)
-  @IsBoolean()
+  @BooleanField('providerActivated', { required: false })
   providerActivated?: boolean;
 
-  @ValidateIf(
-    (input: UpdateOrganizationInput) =>
-      input.payoutAddress !== undefined && input.payoutAddress !== null,
+  @StringField(
+    'payoutAddress',
+    { maxLength: 128, notEmpty: true, nullable: true },
+    Matches(/^\S+$/, { message: 'payoutAddress must not contain whitespace.' }),
   )
-  @IsString()
-  @IsNotEmpty()
-  @MaxLength(128)
-  @IsPlainText()
-  @Matches(/^\S+$/, { message: 'payoutAddress must not contain whitespace.' })
   payoutAddress?: string | null;
 
-  @ValidateIf((input: UpdateOrganizationInput) => input.payoutNetwork !== undefined)
-  @IsIn(PAYOUT_NETWORKS)
+  @EnumField('payoutNetwork', PAYOUT_NETWORKS, { required: false })
   payoutNetwork?: PayoutNetwork;
 }
 

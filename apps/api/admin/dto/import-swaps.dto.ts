@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import {
@@ -5,12 +6,9 @@ import {
   ArrayMinSize,
   IsArray,
   IsDateString,
-  IsIn,
-  IsOptional,
   IsString,
   IsUUID,
   Matches,
-  MaxLength,
   ValidateNested,
 } from 'class-validator';
 import {
@@ -21,87 +19,131 @@ import {
   DECIMAL_STRING,
   SIGNED_DECIMAL_STRING,
 } from '#app/domain';
-import { IsPlainText } from '#app/input';
+import { EnumField, Field, IsPlainText, StringField } from '#app/input';
 import { LEGACY_SWAP_ID } from '#app/swaps';
 
 /** A nullable string of the legacy record, documented as such (its TS type reflects as Object). */
 const NULLABLE = { type: String, nullable: true } as const;
 
+/** A field of the legacy record that may be null: the import stores the null. */
+const STORED_NULL = { nullable: true } as const;
+
+/** A decimal of the legacy record, or null. */
+function StoredDecimal(pattern: RegExp = DECIMAL_STRING): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional(NULLABLE), Field(STORED_NULL, Matches(pattern)));
+}
+
+/** A date-time of the legacy record, or null. */
+function StoredDate(): PropertyDecorator {
+  return applyDecorators(ApiPropertyOptional(NULLABLE), Field(STORED_NULL, IsDateString()));
+}
+
 export class LegacySwapDto {
   @ApiProperty({ example: 'swp_01HX3' })
-  @Matches(LEGACY_SWAP_ID, { message: 'id must be a legacy swp_… id.' })
+  @Field({}, Matches(LEGACY_SWAP_ID, { message: 'id must be a legacy swp_… id.' }))
   id: string;
 
   @ApiProperty()
-  @IsUUID('all', { message: 'organizationId must be a UUID.' })
+  @Field({}, IsUUID('all', { message: 'organizationId must be a UUID.' }))
   organizationId: string;
+
   @ApiPropertyOptional(NULLABLE)
-  @IsOptional()
-  @IsString()
-  @IsPlainText()
-  @MaxLength(128)
+  @StringField('providerSwapId', { maxLength: 128, ...STORED_NULL })
   providerSwapId?: string | null;
-  @ApiProperty({ enum: SWAP_STATUSES }) @IsIn(SWAP_STATUSES) status: SwapStatus;
-  @ApiPropertyOptional({ enum: SWAP_MODES }) @IsOptional() @IsIn(SWAP_MODES) mode?: SwapMode;
-  @ApiProperty() @IsString() @IsPlainText() @MaxLength(32) from: string;
-  @ApiProperty() @IsString() @IsPlainText() @MaxLength(32) to: string;
+
+  @ApiProperty({ enum: SWAP_STATUSES })
+  @EnumField('status', SWAP_STATUSES)
+  status: SwapStatus;
+
+  @ApiPropertyOptional({ enum: SWAP_MODES })
+  @EnumField('mode', SWAP_MODES, { required: false })
+  mode?: SwapMode;
+
   @ApiProperty()
-  @Matches(DECIMAL_STRING, { message: 'amountFrom must be a decimal string.' })
+  @StringField('from', { maxLength: 32 })
+  from: string;
+
+  @ApiProperty()
+  @StringField('to', { maxLength: 32 })
+  to: string;
+
+  @ApiProperty()
+  @Field({}, Matches(DECIMAL_STRING, { message: 'amountFrom must be a decimal string.' }))
   amountFrom: string;
-  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(DECIMAL_STRING) amountExpectedTo?:
-    string | null;
-  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(DECIMAL_STRING) amountActualFrom?:
-    string | null;
-  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(DECIMAL_STRING) amountActualTo?:
-    string | null;
-  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(DECIMAL_STRING) networkFee?: string | null;
-  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(DECIMAL_STRING) actualNetworkFee?:
-    string | null;
-  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(DECIMAL_STRING) rate?: string | null;
-  @ApiProperty() @IsString() @IsPlainText() @MaxLength(256) payinAddress: string;
-  @ApiProperty() @IsString() @IsPlainText() @MaxLength(256) payoutAddress: string;
-  @ApiPropertyOptional(NULLABLE)
-  @IsOptional()
-  @IsString()
-  @IsPlainText()
-  @MaxLength(256)
-  refundAddress?: string | null;
-  @ApiPropertyOptional(NULLABLE)
-  @IsOptional()
-  @IsString()
-  @IsPlainText()
-  @MaxLength(256)
-  payinHash?: string | null;
-  @ApiPropertyOptional(NULLABLE)
-  @IsOptional()
-  @IsString()
-  @IsPlainText()
-  @MaxLength(256)
-  payoutHash?: string | null;
-  @ApiPropertyOptional(NULLABLE) @IsOptional() @IsDateString() moneyReceivedAt?: string | null;
-  @ApiPropertyOptional(NULLABLE) @IsOptional() @IsDateString() moneySentAt?: string | null;
-  @ApiPropertyOptional(NULLABLE) @IsOptional() @Matches(SIGNED_DECIMAL_STRING) amountAnomalyPct?:
-    string | null;
-  @ApiPropertyOptional(NULLABLE)
-  @IsOptional()
-  @IsString()
-  @IsPlainText()
-  @MaxLength(120)
-  partnerReferenceId?: string | null;
-  @ApiPropertyOptional(NULLABLE) @IsOptional() @IsDateString() payTill?: string | null;
+
+  @StoredDecimal()
+  amountExpectedTo?: string | null;
+
+  @StoredDecimal()
+  amountActualFrom?: string | null;
+
+  @StoredDecimal()
+  amountActualTo?: string | null;
+
+  @StoredDecimal()
+  networkFee?: string | null;
+
+  @StoredDecimal()
+  actualNetworkFee?: string | null;
+
+  @StoredDecimal()
+  rate?: string | null;
+
   @ApiProperty()
-  @IsDateString({}, { message: 'createdAt must be an ISO 8601 date-time.' })
+  @StringField('payinAddress', { maxLength: 256 })
+  payinAddress: string;
+
+  @ApiProperty()
+  @StringField('payoutAddress', { maxLength: 256 })
+  payoutAddress: string;
+
+  @ApiPropertyOptional(NULLABLE)
+  @StringField('refundAddress', { maxLength: 256, ...STORED_NULL })
+  refundAddress?: string | null;
+
+  @ApiPropertyOptional(NULLABLE)
+  @StringField('payinHash', { maxLength: 256, ...STORED_NULL })
+  payinHash?: string | null;
+
+  @ApiPropertyOptional(NULLABLE)
+  @StringField('payoutHash', { maxLength: 256, ...STORED_NULL })
+  payoutHash?: string | null;
+
+  @StoredDate()
+  moneyReceivedAt?: string | null;
+
+  @StoredDate()
+  moneySentAt?: string | null;
+
+  @StoredDecimal(SIGNED_DECIMAL_STRING)
+  amountAnomalyPct?: string | null;
+
+  @ApiPropertyOptional(NULLABLE)
+  @StringField('partnerReferenceId', { maxLength: 120, ...STORED_NULL })
+  partnerReferenceId?: string | null;
+
+  @StoredDate()
+  payTill?: string | null;
+
+  @ApiProperty()
+  @Field({}, IsDateString({}, { message: 'createdAt must be an ISO 8601 date-time.' }))
   createdAt: string;
-  @ApiPropertyOptional() @IsOptional() @IsString() @IsPlainText() amountExpectedFrom?: string;
+
+  @ApiPropertyOptional()
+  @Field({ required: false }, IsString(), IsPlainText())
+  amountExpectedFrom?: string;
 }
 
 export class ImportSwapsDto {
   @ApiProperty({ type: [LegacySwapDto] })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(1000)
-  @ValidateNested({ each: true })
-  @Type(() => LegacySwapDto)
+  @Field(
+    {},
+    IsArray(),
+    ArrayMinSize(1),
+    ArrayMaxSize(1000),
+    ValidateNested({ each: true }),
+    Type(() => LegacySwapDto),
+  )
   swaps: LegacySwapDto[];
 }
 

@@ -1,10 +1,12 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Allow } from 'class-validator';
 import { CREDENTIAL_MODES, type CredentialMode } from '#app/domain';
+import { Field } from '#app/input';
 
 /**
- * `POST /admin/organizations/{id}/widget_keys`. The fields are checked by the widget keys
- * service, the one place the admin API, the CLI and the dashboard share.
+ * `POST /admin/organizations/{id}/widget_keys`. The fields' rules are the widget keys service's,
+ * the one place the admin API, the CLI and the dashboard's form share; each is required, so null
+ * reaches that service and is refused there.
  */
 export class CreateWidgetKeyDto {
   @ApiProperty({
@@ -12,11 +14,11 @@ export class CreateWidgetKeyDto {
     enum: CREDENTIAL_MODES,
     description: '`live` needs an active organization.',
   })
-  @Allow()
+  @Field({}, Allow())
   mode: unknown;
 
   @ApiProperty({ type: String, maxLength: 100, example: 'Shop checkout' })
-  @Allow()
+  @Field({}, Allow())
   name: unknown;
 
   @ApiProperty({
@@ -27,7 +29,7 @@ export class CreateWidgetKeyDto {
     description:
       'Exact origins (`scheme://host[:port]`, http or https) allowed to embed the widget.',
   })
-  @Allow()
+  @Field({}, Allow())
   allowedOrigins: unknown;
 }
 
