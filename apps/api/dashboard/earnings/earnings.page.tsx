@@ -106,7 +106,7 @@ function PayoutAddressForm({
       <ReauthFields
         prompt={reauth}
         returnTo="/partner/earnings"
-        hint="Changes to where payouts go need your password (once per 5 minutes)."
+        hint="Changes to where payouts go need this once per 5 minutes."
         error={form?.errors.reauth}
       />
       <button type="submit">Save payout address</button>
