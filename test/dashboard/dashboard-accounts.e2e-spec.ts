@@ -7,6 +7,7 @@ import {
   createTestOrganization,
   DashboardClient,
   type DashboardHarness,
+  flashOf,
   signedInClient,
   startDashboardApi,
   testEmail,
@@ -14,10 +15,6 @@ import {
 } from '../support/dashboard.js';
 
 const RESET_SENT = 'If an account exists for this email, we sent it a link';
-
-function flashOf(html: string): string | null {
-  return /class="flash (?:success|error|info)"[^>]*>([^<]*)</.exec(html)?.[1] ?? null;
-}
 
 describe('Dashboard accounts', () => {
   let harness: DashboardHarness;
@@ -212,7 +209,7 @@ describe('Dashboard accounts', () => {
       });
       expect(wrong.status).toBe(303);
       expect(flashOf((await client.get('/partner/security')).text)).toBe(
-        'Your current password is not right.',
+        'That password is not right.',
       );
       const next = testPassword();
       await client.post('/partner/security/password', {

@@ -58,6 +58,34 @@ describe('Dashboard second factors in a browser', () => {
     ]);
   }
 
+  /** A new context whose page has Chromium's virtual authenticator (CDP `WebAuthn`). */
+  async function withAuthenticator(transport: 'internal' | 'usb') {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('WebAuthn.enable');
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: {
+        protocol: 'ctap2',
+        transport,
+        hasResidentKey: true,
+        hasUserVerification: true,
+        isUserVerified: true,
+        automaticPresenceSimulation: true,
+      },
+    });
+    return { context, page };
+  }
+
+  async function addPasskey(page: Page, name: string, password: string): Promise<void> {
+    await page.goto(`${base}${FACTORS}`);
+    const add = page.getByRole('form', { name: 'Add a passkey' });
+    await add.getByLabel('Passkey name').fill(name);
+    await add.getByLabel('Password').fill(password);
+    await add.getByRole('button', { name: 'Add a passkey' }).click();
+    await page.getByText(`Passkey “${name}” added.`).waitFor({ timeout: 10_000 });
+  }
+
   it('enrols the authenticator app, then signs in with password and code, and a recovery code once', async () => {
     const { email, password } = await createDashboardUser(harness.api, organizationId, 'viewer');
     const context = await browser.newContext();
@@ -127,22 +155,8 @@ describe('Dashboard second factors in a browser', () => {
 
   it('registers a passkey through the virtual authenticator and signs in with it alone', async () => {
     const { email, password } = await createDashboardUser(harness.api, organizationId, 'owner');
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    const { context, page } = await withAuthenticator('internal');
     const problems = watchConsole(page);
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'internal',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
-
     await passwordStep(page, email, password);
     await page.goto(`${base}${FACTORS}`);
     const add = page.getByRole('form', { name: 'Add a passkey' });
@@ -168,50 +182,55 @@ describe('Dashboard second factors in a browser', () => {
     await context.close();
   });
 
-  it('takes a passkey as the second factor after the password', async () => {
+  it('asks a user whose second factor is a passkey for it after the password', async () => {
     const { email, password } = await createDashboardUser(harness.api, organizationId, 'developer');
-    const context = await browser.newContext();
-    const page = await context.newPage();
+    const { context, page } = await withAuthenticator('usb');
     const problems = watchConsole(page);
-    const cdp = await context.newCDPSession(page);
-    await cdp.send('WebAuthn.enable');
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: {
-        protocol: 'ctap2',
-        transport: 'usb',
-        hasResidentKey: true,
-        hasUserVerification: true,
-        isUserVerified: true,
-        automaticPresenceSimulation: true,
-      },
-    });
     await passwordStep(page, email, password);
-    await page.goto(`${base}${FACTORS}`);
-    const add = page.getByRole('form', { name: 'Add a passkey' });
-    await add.getByLabel('Passkey name').fill('Security key');
-    await add.getByLabel('Password').fill(password);
-    await add.getByRole('button', { name: 'Add a passkey' }).click();
-    await page.getByText('Passkey “Security key” added.').waitFor({ timeout: 10_000 });
-    // Re-authenticated a moment ago: the app's set-up form asks for no password now.
-    await Promise.all([
-      page.waitForURL(`${base}${FACTORS}/totp`),
-      page.getByRole('button', { name: 'Set up authenticator app' }).click(),
-    ]);
-    const secret = (await page.locator('figcaption code').innerText()).replace(/ /g, '');
-    await page
-      .getByLabel('Authentication code')
-      .fill(generateSync({ secret, epoch: Math.floor(now / 1000) }));
-    await page.getByRole('button', { name: 'Turn on' }).click();
-    await page.getByRole('heading', { name: 'Save your recovery codes' }).waitFor();
-    await page.getByRole('link', { name: 'Done' }).click();
+    await addPasskey(page, 'Security key', password);
     await signOut(page);
 
     await passwordStep(page, email, password);
     expect(new URL(page.url()).pathname).toBe('/partner/login/second-factor');
+    expect((await context.cookies()).map((cookie) => cookie.name)).not.toContain('partner_session');
+    expect(await page.getByLabel('Authentication code').count()).toBe(0);
+    expect(await seriousAxeFindings(page)).toEqual([]);
     await page.getByRole('button', { name: 'Use a passkey' }).click();
     await page.waitForURL(`${base}/partner`, { timeout: 10_000 }).catch(async () => {
       throw new Error(`not signed in: ${await page.locator('main').innerText()}`);
     });
+    expect(problems).toEqual([]);
+    await context.close();
+  });
+
+  it('confirms "Reveal secret" with a passkey inline, back on the page that then asks nothing', async () => {
+    const { email, password } = await createDashboardUser(harness.api, organizationId, 'owner');
+    const { context, page } = await withAuthenticator('internal');
+    const problems = watchConsole(page);
+    await passwordStep(page, email, password);
+    await addPasskey(page, 'Laptop', password);
+    await page.goto(`${base}/partner/api-keys`);
+    await page.getByLabel('Name').fill('Inline');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.getByText('Your new key').waitFor();
+    const publicKey = await page.locator('table code.mono').first().innerText();
+    now += 6 * 60_000;
+
+    await page.goto(`${base}/partner/api-keys`);
+    const reveal = page.getByRole('form', { name: `Reveal secret of ${publicKey}` });
+    expect(await reveal.getByLabel('Password').isVisible()).toBe(true);
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    await reveal.getByRole('button', { name: 'Confirm with a passkey' }).click();
+    await page
+      .getByText('Confirmed: for 5 minutes, changes ask nothing more.')
+      .waitFor({ timeout: 10_000 })
+      .catch(async () => {
+        throw new Error(`not confirmed: ${await page.locator('main').innerText()}`);
+      });
+    expect(new URL(page.url()).pathname).toBe('/partner/api-keys');
+    expect(await reveal.getByLabel('Password').count()).toBe(0);
+    await reveal.getByRole('button', { name: 'Reveal secret' }).click();
+    await page.getByText('The secret you asked for').waitFor();
     expect(problems).toEqual([]);
     await context.close();
   });

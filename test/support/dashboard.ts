@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
+import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import request from 'supertest';
 import { type DashboardRole, DashboardAccountsService, type DashboardUser } from '#app/accounts';
 import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from './api.js';
 import { startTestSmtp, type TestSmtp } from './smtp.js';
+import type { SoftAuthenticator } from './soft-authenticator.js';
 import { pacer } from './wait.js';
 
 /** The api with a real SMTP server collecting its mail. */
@@ -76,6 +78,11 @@ export async function createDashboardUser(
   );
   const user = await accounts.acceptInvitation(url.slice(url.lastIndexOf('/') + 1), password);
   return { user, email, password };
+}
+
+/** The message a page shows at its top (a flash from the last request, or a form's error). */
+export function flashOf(html: string): string | null {
+  return /class="flash (?:success|error|info)"[^>]*>([^<]*)</.exec(html)?.[1] ?? null;
 }
 
 /** The CSRF token of the first form of a page. */
@@ -170,4 +177,63 @@ export async function signedInClient(
   const client = new DashboardClient(api.url);
   await client.signIn(made.email, made.password);
   return { client, ...made };
+}
+
+/** Where a user's second factors are managed. */
+export const SECOND_FACTORS_PATH = '/partner/security/second-factors';
+
+/**
+ * Turns the authenticator app on through the Security pages, as a person with the app would:
+ * `codeOf` is the app (the code it shows now for a secret). `proof` confirms it is the person
+ * (for example the password), unless the session did lately.
+ */
+export async function enrolTotp(
+  client: DashboardClient,
+  codeOf: (secret: string) => string,
+  proof: Record<string, string> = {},
+): Promise<{ secret: string; recoveryCodes: string[]; enrolmentPage: string }> {
+  await client.get(SECOND_FACTORS_PATH);
+  const begin = await client.post(`${SECOND_FACTORS_PATH}/totp`, proof);
+  if (begin.headers.location !== `${SECOND_FACTORS_PATH}/totp`) {
+    throw new Error(`setting up the authenticator app answered ${begin.status}`);
+  }
+  const enrolmentPage = (await client.get(`${SECOND_FACTORS_PATH}/totp`)).text;
+  const key = /Or enter this key by hand: <code>([A-Z2-7 ]+)<\/code>/.exec(enrolmentPage);
+  if (!key) {
+    throw new Error('no key on the enrolment page');
+  }
+  const secret = key[1].replace(/ /g, '');
+  const confirmed = await client.post(`${SECOND_FACTORS_PATH}/totp/confirm`, {
+    code: codeOf(secret),
+  });
+  const recoveryCodes = [
+    ...confirmed.text.matchAll(/<code>([a-z2-7]{5}-[a-z2-7]{5})<\/code>/g),
+  ].map((m) => m[1]);
+  return { secret, recoveryCodes, enrolmentPage };
+}
+
+/**
+ * Adds a passkey through the Security pages, `authenticator` playing the browser and its
+ * security key; the client must use a domain name (localhost), where WebAuthn works.
+ */
+export async function addPasskey(
+  client: DashboardClient,
+  authenticator: SoftAuthenticator,
+  name: string,
+  proof: Record<string, string> = {},
+): Promise<void> {
+  await client.get(SECOND_FACTORS_PATH);
+  const options = await client.post(`${SECOND_FACTORS_PATH}/passkeys/options`, proof);
+  const answer = options.body as { options?: PublicKeyCredentialCreationOptionsJSON };
+  if (!answer.options) {
+    throw new Error(`no passkey options: ${JSON.stringify(options.body)}`);
+  }
+  const credential = authenticator.register(answer.options, client.baseUrl);
+  const added = await client.post(`${SECOND_FACTORS_PATH}/passkeys`, {
+    name,
+    credential: JSON.stringify(credential),
+  });
+  if (added.status !== 303) {
+    throw new Error(`adding a passkey answered ${added.status}`);
+  }
 }

@@ -4,15 +4,16 @@ import { PartnersModule } from '#app/partners';
 import { RateLimitingModule } from '../rate-limiting/rate-limiting.module.js';
 import { DashboardCsrf } from './common/dashboard.csrf.js';
 import { DashboardGuard } from './common/dashboard.guard.js';
+import { ReauthPrompts } from './common/reauth.js';
 import { SignInSteps } from './common/sign-in-steps.js';
 
 /**
- * What every dashboard page module imports: the accounts (sessions, re-authentication, mail,
- * audit) and what `@DashboardController` needs (the guard, CSRF and the request limits).
+ * What every dashboard page module imports: the accounts (sessions, re-authentication and its
+ * prompt, mail, audit) and what `@DashboardController` needs (the guard, CSRF and the request limits).
  */
 @Module({
   imports: [AccountsModule, PartnersModule, RateLimitingModule],
-  providers: [DashboardCsrf, DashboardGuard, SignInSteps],
+  providers: [DashboardCsrf, DashboardGuard, SignInSteps, ReauthPrompts],
   exports: [
     AccountsModule,
     PartnersModule,
@@ -20,6 +21,7 @@ import { SignInSteps } from './common/sign-in-steps.js';
     DashboardCsrf,
     DashboardGuard,
     SignInSteps,
+    ReauthPrompts,
   ],
 })
 export class DashboardCoreModule {}

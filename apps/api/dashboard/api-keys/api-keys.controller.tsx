@@ -5,7 +5,6 @@ import {
   dashboardActor,
   ReauthenticationService,
   type SignedIn,
-  SignInThrottle,
 } from '#app/accounts';
 import { modeUsableIn, type OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
@@ -22,14 +21,13 @@ import {
 } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
 import { textProblem } from '../common/form-rules.js';
+import { ReauthPrompts, reauthRefusalText, setRetryAfter } from '../common/reauth.js';
 import { SeeOther } from '../common/see-other.js';
 import { ApiKeysPage, type ApiKeysView } from './api-keys.page.js';
 
 type Form = Record<string, string>;
 
 const PAGE = '/partner/api-keys';
-const WRONG_PASSWORD = 'That password is not right. Enter your password to reveal the secret.';
-const TOO_MANY = 'Too many wrong passwords. Wait a few minutes, then try again.';
 
 function ownerOf(me: SignedIn): OwnerScope {
   return { organizationId: me.organization.id, livemode: me.session.mode === 'live' };
@@ -58,13 +56,17 @@ export class ApiKeysController {
     private readonly reauth: ReauthenticationService,
     private readonly accounts: DashboardAccountsService,
     private readonly mailer: Mailer,
-    private readonly throttle: SignInThrottle,
+    private readonly prompts: ReauthPrompts,
   ) {}
 
   @Get()
   @AnyRole()
-  async page(@Page() ctx: PageContext, @CurrentUser() me: SignedIn): Promise<JSX.Element> {
-    return <ApiKeysPage ctx={ctx} view={await this.view(me)} />;
+  async page(
+    @Page() ctx: PageContext,
+    @CurrentUser() me: SignedIn,
+    @Req() req: Request,
+  ): Promise<JSX.Element> {
+    return <ApiKeysPage ctx={ctx} view={await this.view(me, req)} />;
   }
 
   @Post()
@@ -74,13 +76,14 @@ export class ApiKeysController {
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
     @FormBody() form: Form,
+    @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<JSX.Element> {
     const name = (form.name ?? '').trim();
     const problem = textProblem(name, 'a name', 100);
     if (problem) {
       res.status(400);
-      const view = await this.view(me);
+      const view = await this.view(me, req);
       return (
         <ApiKeysPage
           ctx={ctx}
@@ -89,7 +92,7 @@ export class ApiKeysController {
       );
     }
     const created = await this.keys.create(ownerOf(me), name, dashboardActor(me.user));
-    const view = await this.view(me);
+    const view = await this.view(me, req);
     return (
       <ApiKeysPage
         ctx={ctx}
@@ -118,18 +121,14 @@ export class ApiKeysController {
     if (!known) {
       throw new AppError(ErrorCode.NotFound, 'API key not found.');
     }
-    // Wrong passwords here count with failed sign-ins, so a taken-over session cannot guess it.
-    const ip = req.ip ?? 'unknown';
-    const waitMs = this.reauth.reauthenticatedWithin(me)
-      ? 0
-      : await this.throttle.retryAfterMs(me.user.email, ip);
-    if (waitMs > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
-      return this.refusedReveal(ctx, me, res, 429, publicKey, TOO_MANY);
-    }
-    if (!(await this.reauth.ensure(me, form))) {
-      await this.throttle.recordFailure(me.user.email, ip);
-      return this.refusedReveal(ctx, me, res, 403, publicKey, WRONG_PASSWORD);
+    // Wrong proofs here count with failed sign-ins, so a taken-over session cannot guess them.
+    const confirmed = await this.reauth.ensure(me, form, req.ip ?? 'unknown');
+    if (!confirmed.ok) {
+      setRetryAfter(res, confirmed);
+      res.status(confirmed.refusal === 'throttled' ? 429 : 403);
+      const message = reauthRefusalText(confirmed, 'to reveal the secret');
+      const view = await this.view(me, req);
+      return <ApiKeysPage ctx={ctx} view={{ ...view, keyError: { publicKey, message } }} />;
     }
     const revealed = await this.refusedAsFlash(req, res, () =>
       this.keys.reveal(owner, publicKey, dashboardActor(me.user)),
@@ -139,7 +138,7 @@ export class ApiKeysController {
       <ApiKeysPage
         ctx={ctx}
         view={{
-          ...(await this.view(me)),
+          ...(await this.view(me, req)),
           shown: { kind: 'revealed', publicKey, secret: revealed.secret },
         }}
       />
@@ -189,7 +188,7 @@ export class ApiKeysController {
       <ApiKeysPage
         ctx={ctx}
         view={{
-          ...(await this.view(me)),
+          ...(await this.view(me, req)),
           shown: {
             kind: 'rolled',
             publicKey: replacement.publicKey,
@@ -201,25 +200,12 @@ export class ApiKeysController {
     );
   }
 
-  private async refusedReveal(
-    ctx: PageContext,
-    me: SignedIn,
-    res: Response,
-    status: number,
-    publicKey: string,
-    message: string,
-  ): Promise<JSX.Element> {
-    res.status(status);
-    const view = await this.view(me);
-    return <ApiKeysPage ctx={ctx} view={{ ...view, keyError: { publicKey, message } }} />;
-  }
-
-  private async view(me: SignedIn): Promise<ApiKeysView> {
+  private async view(me: SignedIn, req: Request): Promise<ApiKeysView> {
     const reason = blockedReason(me);
     return {
       keys: await this.keys.list(ownerOf(me)),
       canManage: me.user.role !== 'viewer',
-      needsPassword: !this.reauth.reauthenticatedWithin(me),
+      reauth: await this.prompts.for(me, req),
       canIssue: reason === undefined,
       blockedReason: reason,
       livemode: me.session.mode === 'live',

@@ -6,6 +6,8 @@ import { Layout } from '../components/layout.js';
 import { CopyButton, CopyScript, SecretNotice, When } from '../components/secret.js';
 import { Table } from '../components/table.js';
 import type { PageContext } from '../common/dashboard-request.js';
+import type { ReauthPrompt } from '../common/reauth.js';
+import { ReauthFields } from '../common/reauth-field.js';
 
 export const OVERLAP_OPTIONS: readonly { value: RollOverlap; label: string }[] = [
   { value: 'now', label: 'Expire the old key now' },
@@ -27,8 +29,8 @@ export interface ApiKeysView {
   keys: readonly CredentialSummary[];
   /** Owner or developer: the forms and buttons; a viewer gets none of them. */
   canManage: boolean;
-  /** No re-authentication in the last 5 minutes: "Reveal secret" asks for the password. */
-  needsPassword: boolean;
+  /** What "Reveal secret" asks to confirm who the person is (nothing within 5 minutes). */
+  reauth: ReauthPrompt;
   /** Keys of this mode can be created now (live keys need an active organization). */
   canIssue: boolean;
   /** Why they cannot, when they cannot. */
@@ -38,7 +40,7 @@ export interface ApiKeysView {
   /** The "Name" typed, when the form is shown again with an error. */
   name?: string;
   nameError?: string | null;
-  /** A refused action on one key (a wrong password for "Reveal secret"). */
+  /** A refused action on one key (a wrong password or code for "Reveal secret"). */
   keyError?: { publicKey: string; message: string };
 }
 
@@ -87,17 +89,7 @@ function KeyActions({
     <div class="actions">
       <Form ctx={ctx} action={`${base}/reveal`} label={`Reveal secret of ${credential.publicKey}`}>
         <FormError message={error} />
-        {view.needsPassword ? (
-          <Field
-            label="Password"
-            name="confirmPassword"
-            type="password"
-            autocomplete="current-password"
-            hint="Confirm it is you: the secret is shown after your password."
-          />
-        ) : (
-          ''
-        )}
+        <ReauthFields prompt={view.reauth} returnTo="/partner/api-keys" />
         <button type="submit">Reveal secret</button>
       </Form>
       {kind === 'active' && view.canIssue ? (

@@ -61,6 +61,9 @@ td form { display: inline-flex; gap: .5rem; align-items: center; margin: 0; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; word-break: break-all; }
 .muted { color: var(--muted); }
 .actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
+fieldset.reauth { border: 1px solid var(--line); border-radius: 8px; padding: .5rem 1rem 0; margin: 0 0 1rem; min-width: 0; }
+fieldset.reauth legend { font-weight: 600; padding: 0 .25rem; }
+fieldset.reauth .actions { margin-bottom: 1rem; }
 .pager { display: flex; gap: 1rem; margin-top: 1rem; }
 dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .35rem 1.25rem; margin: 0; }
 dl.facts dt { color: var(--muted); }

@@ -26,6 +26,7 @@ import {
   Roles,
 } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
+import { ReauthPrompts, reauthRefusalText, setRetryAfter } from '../common/reauth.js';
 import { SeeOther } from '../common/see-other.js';
 import { csvFilename, sendCsv } from '../data/csv-download.js';
 import { EarningsPage, NETWORK_LABELS, type PayoutForm } from './earnings.page.js';
@@ -57,6 +58,7 @@ export class DashboardEarningsController {
     private readonly organizations: OrganizationsService,
     private readonly accounts: DashboardAccountsService,
     private readonly reauthentication: ReauthenticationService,
+    private readonly prompts: ReauthPrompts,
     private readonly mailer: Mailer,
   ) {}
 
@@ -67,8 +69,9 @@ export class DashboardEarningsController {
     @CurrentUser() signedIn: SignedIn,
     @Query('after') after: unknown,
     @Query('before') before: unknown,
+    @Req() req: Request,
   ): Promise<JSX.Element> {
-    return this.render(ctx, signedIn, ledgerPage(after, before));
+    return this.render(ctx, signedIn, req, ledgerPage(after, before));
   }
 
   /** The whole ledger as CSV, streamed. */
@@ -97,6 +100,7 @@ export class DashboardEarningsController {
       return this.render(
         ctx,
         signedIn,
+        req,
         { limit: LEDGER_PAGE },
         {
           values: {
@@ -107,17 +111,14 @@ export class DashboardEarningsController {
         },
       );
     };
-    if (!this.reauthentication.reauthenticatedWithin(signedIn)) {
-      if (!(await this.reauthentication.confirm(signedIn, form))) {
-        const offered = (form.confirmPassword ?? '') !== '';
-        return refused(offered ? 400 : 200, {
-          errors: {
-            confirmPassword: offered
-              ? 'That password is not right.'
-              : 'Enter your password to confirm this change.',
-          },
-        });
-      }
+    const confirmed = await this.reauthentication.ensure(signedIn, form, req.ip ?? 'unknown');
+    if (!confirmed.ok) {
+      setRetryAfter(res, confirmed);
+      // Asking for the confirmation is a prompt (2xx); a wrong one is a refused form.
+      const status = { missing: 200, wrong: 400, throttled: 429 }[confirmed.refusal];
+      return refused(status, {
+        errors: { reauth: reauthRefusalText(confirmed, 'to change the payout address') },
+      });
     }
     let change: PayoutAddressChange;
     try {
@@ -150,15 +151,17 @@ export class DashboardEarningsController {
   private async render(
     ctx: PageContext,
     signedIn: SignedIn,
+    req: Request,
     page: KeysetPageRequest,
     form?: PayoutForm,
   ): Promise<JSX.Element> {
     const organizationId = signedIn.organization.id;
-    const [summary, ledger, payouts, organization] = await Promise.all([
+    const [summary, ledger, payouts, organization, reauth] = await Promise.all([
       this.earnings.summary(organizationId),
       this.earnings.ledger(organizationId, page),
       this.earnings.payouts(organizationId),
       this.organizations.get(organizationId),
+      this.prompts.for(signedIn, req),
     ]);
     return (
       <EarningsPage
@@ -168,7 +171,7 @@ export class DashboardEarningsController {
         payouts={payouts}
         destination={{ address: organization.payoutAddress, network: organization.payoutNetwork }}
         canChangePayout={signedIn.user.role === 'owner'}
-        recentlyConfirmed={this.reauthentication.reauthenticatedWithin(signedIn)}
+        reauth={reauth}
         form={form}
       />
     );

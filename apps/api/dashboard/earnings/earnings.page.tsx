@@ -8,6 +8,8 @@ import { Layout } from '../components/layout.js';
 import { Table, type Column } from '../components/table.js';
 import { EarningsFigures } from './earnings-figures.js';
 import type { PageContext } from '../common/dashboard-request.js';
+import type { ReauthPrompt } from '../common/reauth.js';
+import { ReauthFields } from '../common/reauth-field.js';
 import { when } from '../data/formats.js';
 
 export const NETWORK_LABELS: Record<PayoutNetwork, string> = {
@@ -49,7 +51,7 @@ const PAYOUT_COLUMNS: Column<PayoutView>[] = [
 /** What the payout address form shows again after it was refused. */
 export interface PayoutForm {
   values: { payoutAddress: string; payoutNetwork: string };
-  errors: { payoutAddress?: string; payoutNetwork?: string; confirmPassword?: string };
+  errors: { payoutAddress?: string; payoutNetwork?: string; reauth?: string };
   error?: string;
 }
 
@@ -61,17 +63,17 @@ export interface EarningsPageProps {
   destination: { address: string | null; network: PayoutNetwork };
   /** Only owners change the payout address: nobody else sees the form. */
   canChangePayout: boolean;
-  /** Whether the session re-authenticated within the last 5 minutes (no password needed). */
-  recentlyConfirmed: boolean;
+  /** What the payout form asks to confirm who the person is (nothing within 5 minutes). */
+  reauth: ReauthPrompt;
   form?: PayoutForm;
 }
 
 function PayoutAddressForm({
   ctx,
   destination,
-  recentlyConfirmed,
+  reauth,
   form,
-}: Pick<EarningsPageProps, 'ctx' | 'destination' | 'recentlyConfirmed' | 'form'>): JSX.Element {
+}: Pick<EarningsPageProps, 'ctx' | 'destination' | 'reauth' | 'form'>): JSX.Element {
   const values = form?.values ?? {
     payoutAddress: destination.address ?? '',
     payoutNetwork: destination.network,
@@ -101,18 +103,11 @@ function PayoutAddressForm({
         hint="A USDT address on the network above; it is checked before it is saved."
         error={form?.errors.payoutAddress}
       />
-      <Field
-        label="Password"
-        name="confirmPassword"
-        type="password"
-        required={!recentlyConfirmed}
-        autocomplete="current-password"
-        hint={
-          recentlyConfirmed
-            ? 'You confirmed who you are in the last 5 minutes; no password needed.'
-            : 'Enter your password to confirm this change.'
-        }
-        error={form?.errors.confirmPassword}
+      <ReauthFields
+        prompt={reauth}
+        returnTo="/partner/earnings"
+        hint="Changes to where payouts go need this once per 5 minutes."
+        error={form?.errors.reauth}
       />
       <button type="submit">Save payout address</button>
     </Form>
@@ -157,7 +152,7 @@ export function EarningsPage(props: EarningsPageProps): JSX.Element {
           <PayoutAddressForm
             ctx={ctx}
             destination={destination}
-            recentlyConfirmed={props.recentlyConfirmed}
+            reauth={props.reauth}
             form={props.form}
           />
         ) : (

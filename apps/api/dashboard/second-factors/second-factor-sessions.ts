@@ -7,9 +7,10 @@ import {
   type DashboardUser,
   type SignedIn,
 } from '#app/accounts';
-import { relyingPartyFor, type RelyingParty } from '#app/dashboard-factors';
+import type { RelyingParty } from '#app/dashboard-factors';
 import { dashboardCookie, readCookie, SESSION_COOKIE } from '../common/cookies.js';
 import { DASHBOARD_SETTINGS, type DashboardSettings } from '../common/dashboard.config.js';
+import { requestRelyingParty } from '../common/reauth.js';
 
 /** How the person proved who they are, as the audit log records a sign-in. */
 export type SignInFactor = 'totp' | 'recovery_code' | 'passkey';
@@ -49,11 +50,7 @@ export class SecondFactorSessions {
 
   /** Null where WebAuthn cannot work (an IP address, plain http on a domain). */
   relyingParty(req: Request): RelyingParty | null {
-    return relyingPartyFor({
-      publicUrl: this.settings.publicUrl,
-      protocol: req.protocol,
-      host: req.get('host'),
-    });
+    return requestRelyingParty(this.settings, req);
   }
 
   /** The user, if it still exists and is not disabled. */

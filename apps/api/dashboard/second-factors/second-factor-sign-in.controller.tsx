@@ -31,8 +31,9 @@ const NO_PASSKEYS = 'Passkeys are not available at this address.';
 const passkeyAccount = (ip: string) => `passkey@${ip}`;
 
 /**
- * The rest of signing in: the second step after a password when the user has the authenticator
- * app on (a code, a recovery code or a passkey), and signing in with a passkey alone.
+ * The rest of signing in: the second step after a password when the user has a second factor
+ * (with the authenticator app on, a code or a recovery code; with a passkey, the passkey), and
+ * signing in with a passkey alone.
  */
 @DashboardController('login')
 export class SecondFactorSignInController {
@@ -51,14 +52,7 @@ export class SecondFactorSignInController {
     @Query('next') next: unknown,
     @Req() req: Request,
   ): Promise<JSX.Element> {
-    const userId = await this.pendingUser(req);
-    return (
-      <SecondFactorPage
-        ctx={ctx}
-        next={safeNext(next)}
-        passkeys={await this.offersPasskeys(req, userId)}
-      />
-    );
+    return this.stepPage(ctx, req, await this.pendingUser(req), safeNext(next));
   }
 
   @Post('second-factor')
@@ -76,16 +70,9 @@ export class SecondFactorSignInController {
     if (!user) {
       return this.expired(req, res);
     }
-    const refuse = async (status: number, error: string): Promise<JSX.Element> => {
+    const refuse = (status: number, error: string): Promise<JSX.Element> => {
       res.status(status);
-      return (
-        <SecondFactorPage
-          ctx={ctx}
-          next={next}
-          error={error}
-          passkeys={await this.offersPasskeys(req, userId)}
-        />
-      );
+      return this.stepPage(ctx, req, userId, next, error);
     };
     const ip = req.ip ?? 'unknown';
     const waitMs = await this.throttle.retryAfterMs(user.email, ip);
@@ -144,9 +131,9 @@ export class SecondFactorSignInController {
     }
     const ip = req.ip ?? 'unknown';
     const rp = this.factors.relyingParty(req);
-    const refuse = (status: number, error: string): JSX.Element => {
+    const refuse = (status: number, error: string): Promise<JSX.Element> => {
       res.status(status);
-      return <SecondFactorPage ctx={ctx} next={next} error={error} passkeys={rp !== null} />;
+      return this.stepPage(ctx, req, userId, next, error);
     };
     const waitMs = await this.throttle.retryAfterMs(user.email, ip);
     if (waitMs > 0) {
@@ -234,8 +221,27 @@ export class SecondFactorSignInController {
     return userId;
   }
 
-  private async offersPasskeys(req: Request, userId: string): Promise<boolean> {
-    return this.factors.relyingParty(req) !== null && (await this.passkeys.count(userId)) > 0;
+  /** The second step as this user can take it here: a code when the app is on, a passkey. */
+  private async stepPage(
+    ctx: PageContext,
+    req: Request,
+    userId: string,
+    next: string,
+    error?: string,
+  ): Promise<JSX.Element> {
+    const [codes, passkeys] = await Promise.all([
+      this.totp.isEnabled(userId),
+      this.passkeys.count(userId),
+    ]);
+    return (
+      <SecondFactorPage
+        ctx={ctx}
+        next={next}
+        error={error}
+        codes={codes}
+        passkeys={passkeys > 0 && this.factors.relyingParty(req) !== null}
+      />
+    );
   }
 
   /** Ends the pending sign-in; false when another request already did. */

@@ -1,11 +1,6 @@
 import { Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import {
-  DashboardAudit,
-  DashboardSessionsService,
-  ReauthenticationService,
-  type SignedIn,
-} from '#app/accounts';
+import { DashboardAudit, ReauthenticationService, type SignedIn } from '#app/accounts';
 import { PasskeysService, TotpService } from '#app/dashboard-factors';
 import type { PageContext } from '../common/dashboard-request.js';
 import {
@@ -17,7 +12,9 @@ import {
 } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
 import { safeNext } from '../common/origin.js';
+import { ReauthPrompts, reauthRefusalText, setRetryAfter } from '../common/reauth.js';
 import { SeeOther } from '../common/see-other.js';
+import { type SecondFactorChange, SecondFactorNotices } from './second-factor-notices.js';
 import { credentialOf, SecondFactorSessions } from './second-factor-sessions.js';
 import {
   ConfirmPage,
@@ -30,15 +27,16 @@ import {
 type Form = Record<string, string>;
 type OptionsAnswer = { options: unknown } | { message: string };
 
-const CONFIRM_FIRST = 'Enter your password to confirm this change.';
+/** What the refusals of a change say the confirmation is for. */
+const PURPOSE = 'to change how you sign in';
 /** A passkey id as stored: base64url of at most 1023 bytes. */
 const PASSKEY_ID = /^[A-Za-z0-9_-]{1,1364}$/;
 
 /**
  * The second-factor parts of the Security area, for every role (each person manages their own
  * sign-in): the authenticator app with its recovery codes, passkeys, and "Confirm it's you".
- * Every change needs a re-authentication within 5 minutes, gives the session a new id and is
- * written to the organization's audit log.
+ * Every change needs a re-authentication within 5 minutes, gives the session a new id, is
+ * written to the organization's audit log and (but a new name) is mailed to the user.
  */
 @DashboardController('security')
 export class SecondFactorsController {
@@ -46,8 +44,9 @@ export class SecondFactorsController {
     private readonly totp: TotpService,
     private readonly passkeys: PasskeysService,
     private readonly reauth: ReauthenticationService,
+    private readonly prompts: ReauthPrompts,
     private readonly audit: DashboardAudit,
-    private readonly sessions: DashboardSessionsService,
+    private readonly notices: SecondFactorNotices,
     private readonly factors: SecondFactorSessions,
   ) {}
 
@@ -63,7 +62,7 @@ export class SecondFactorsController {
         ctx={ctx}
         totp={await this.totp.status(me.user.id)}
         passkeys={await this.passkeys.list(me.user.id)}
-        needsPassword={!this.reauth.reauthenticatedWithin(me)}
+        reauth={await this.prompts.for(me, req)}
         passkeysAvailable={this.factors.relyingParty(req) !== null}
       />
     );
@@ -86,17 +85,17 @@ export class SecondFactorsController {
 
   @Get('second-factors/totp')
   @AnyRole()
-  async enrolmentPage(@Page() ctx: PageContext, @CurrentUser() me: SignedIn): Promise<JSX.Element> {
+  async enrolmentPage(
+    @Page() ctx: PageContext,
+    @CurrentUser() me: SignedIn,
+    @Req() req: Request,
+  ): Promise<JSX.Element> {
     const enrolment = await this.totp.pendingEnrolment(me.user.id, me.user.email);
     if (enrolment === null) {
       throw new SeeOther(FACTORS_PATH);
     }
     return (
-      <TotpEnrolmentPage
-        ctx={ctx}
-        enrolment={enrolment}
-        needsPassword={!this.reauth.reauthenticatedWithin(me)}
-      />
+      <TotpEnrolmentPage ctx={ctx} enrolment={enrolment} reauth={await this.prompts.for(me, req)} />
     );
   }
 
@@ -122,7 +121,7 @@ export class SecondFactorsController {
         <TotpEnrolmentPage
           ctx={ctx}
           enrolment={enrolment}
-          needsPassword={false}
+          reauth={await this.prompts.for(me, req)}
           error="That code did not work. Enter the code your app shows now."
         />
       );
@@ -173,8 +172,9 @@ export class SecondFactorsController {
     @FormBody() form: Form,
     @Req() req: Request,
   ): Promise<OptionsAnswer> {
-    if (!(await this.reauth.ensure(me, form))) {
-      return { message: CONFIRM_FIRST };
+    const confirmed = await this.reauth.ensure(me, form, req.ip ?? 'unknown');
+    if (!confirmed.ok) {
+      return { message: reauthRefusalText(confirmed, PURPOSE) };
     }
     const rp = this.factors.relyingParty(req);
     if (rp === null) {
@@ -208,7 +208,7 @@ export class SecondFactorsController {
     if (!passkey) {
       this.back(req, res, 'error', 'The passkey was not added. Try again.');
     }
-    await this.changed(req, res, me, 'passkey.registered', { name: passkey.name });
+    await this.changed(req, res, me, 'passkey.registered', passkey.name);
     this.back(req, res, 'success', `Passkey “${passkey.name}” added.`);
   }
 
@@ -226,7 +226,7 @@ export class SecondFactorsController {
     if (!PASSKEY_ID.test(id) || !(await this.passkeys.rename(me.user.id, id, name))) {
       this.back(req, res, 'error', 'Give the passkey a name of up to 64 characters.');
     }
-    await this.changed(req, res, me, 'passkey.renamed', { name });
+    await this.changed(req, res, me, 'passkey.renamed', name);
     this.back(req, res, 'success', 'Passkey renamed.');
   }
 
@@ -240,10 +240,13 @@ export class SecondFactorsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<void> {
     await this.confirmed(me, form, req, res);
-    if (!PASSKEY_ID.test(id) || !(await this.passkeys.remove(me.user.id, id))) {
+    const name = PASSKEY_ID.test(id)
+      ? (await this.passkeys.list(me.user.id)).find((passkey) => passkey.id === id)?.name
+      : undefined;
+    if (name === undefined || !(await this.passkeys.remove(me.user.id, id))) {
       this.back(req, res, 'error', 'No such passkey.');
     }
-    await this.changed(req, res, me, 'passkey.removed');
+    await this.changed(req, res, me, 'passkey.removed', name);
     this.back(req, res, 'success', 'Passkey removed.');
   }
 
@@ -269,9 +272,11 @@ export class SecondFactorsController {
     @Res({ passthrough: true }) res: Response,
   ): Promise<JSX.Element> {
     const next = safeNext(form.next);
-    if (!(await this.reauth.confirm(me, form))) {
-      res.status(401);
-      return this.renderConfirm(ctx, me, req, next, 'That did not confirm it is you. Try again.');
+    const confirmed = await this.reauth.confirm(me, form, req.ip ?? 'unknown');
+    if (!confirmed.ok) {
+      res.status(confirmed.refusal === 'throttled' ? 429 : 401);
+      setRetryAfter(res, confirmed);
+      return this.renderConfirm(ctx, me, req, next, reauthRefusalText(confirmed, 'to go on'));
     }
     throw new SeeOther(next);
   }
@@ -289,32 +294,42 @@ export class SecondFactorsController {
     return options ? { options } : { message: 'You have no passkey to use here.' };
   }
 
+  /**
+   * A passkey's answer, from "Confirm with a passkey" in a sensitive form or on "Confirm it's
+   * you": back to `next` either way, re-authenticated or with the refusal as a message, so the
+   * page the person was on asks nothing more, or offers the other ways again.
+   */
   @Post('confirm/passkey')
   @AnyRole()
-  @HttpCode(200)
   async confirmWithPasskey(
-    @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
     @FormBody() form: Form,
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<never> {
     const next = safeNext(form.next);
     const rp = this.factors.relyingParty(req);
-    const proved =
-      rp !== null &&
-      (await this.passkeys.verifyUser(
-        me.user.id,
-        rp,
-        me.session.id,
-        'reauth',
-        credentialOf(form.credential),
-      ));
-    if (!proved) {
-      res.status(401);
-      return this.renderConfirm(ctx, me, req, next, 'That passkey did not confirm it is you.');
-    }
-    await this.sessions.markReauthenticated(me.session);
+    const confirmed = await this.reauth.confirmWith(
+      me,
+      req.ip ?? 'unknown',
+      'passkey',
+      async () =>
+        rp !== null &&
+        this.passkeys.verifyUser(
+          me.user.id,
+          rp,
+          me.session.id,
+          'reauth',
+          credentialOf(form.credential),
+        ),
+    );
+    setFlash(
+      req,
+      res,
+      confirmed.ok
+        ? { kind: 'success', text: 'Confirmed: for 5 minutes, changes ask nothing more.' }
+        : { kind: 'error', text: reauthRefusalText(confirmed, 'to go on') },
+    );
     throw new SeeOther(next);
   }
 
@@ -338,23 +353,33 @@ export class SecondFactorsController {
     );
   }
 
-  /** Re-authenticated within 5 minutes, or by the password in this very form; else back. */
+  /** Re-authenticated within 5 minutes, or by a proof in this very form; else back. */
   private async confirmed(me: SignedIn, form: Form, req: Request, res: Response): Promise<void> {
-    if (!(await this.reauth.ensure(me, form))) {
-      this.back(req, res, 'error', CONFIRM_FIRST);
+    const confirmed = await this.reauth.ensure(me, form, req.ip ?? 'unknown');
+    if (!confirmed.ok) {
+      this.back(req, res, 'error', reauthRefusalText(confirmed, PURPOSE));
     }
   }
 
-  /** After a change of second factor: a new session id and the audit entry. */
+  /**
+   * After a change of second factor: a new session id, the audit entry and the notice to the
+   * user. `name`: the passkey's.
+   */
   private async changed(
     req: Request,
     res: Response,
     me: SignedIn,
-    action: string,
-    details?: Record<string, unknown>,
+    change: SecondFactorChange,
+    name?: string,
   ): Promise<void> {
     await this.factors.rotate(req, res, me);
-    await this.audit.record(me.user, action, { type: 'user', id: me.user.id }, details);
+    await this.audit.record(
+      me.user,
+      change,
+      { type: 'user', id: me.user.id },
+      name === undefined ? undefined : { name },
+    );
+    await this.notices.send(me, change, req.ip ?? 'unknown', name);
   }
 
   private back(req: Request, res: Response, kind: 'success' | 'error', text: string): never {

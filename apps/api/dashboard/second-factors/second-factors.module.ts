@@ -4,22 +4,22 @@ import type { ApiConfig } from '#app/config';
 import {
   DashboardFactorsModule,
   normalizeTotpCode,
+  PasskeysService,
   PendingSignInsService,
   TotpService,
 } from '#app/dashboard-factors';
 import { DashboardCoreModule } from '../dashboard-core.module.js';
 import { dashboardCookie } from '../common/cookies.js';
+import { CONFIRM_CODE_FIELD } from '../common/reauth-field.js';
 import { SignInSteps } from '../common/sign-in-steps.js';
+import { SecondFactorNotices } from './second-factor-notices.js';
 import { PENDING_SIGN_IN_COOKIE, SecondFactorSessions } from './second-factor-sessions.js';
 import { SecondFactorSignInController } from './second-factor-sign-in.controller.js';
 import { SecondFactorsController } from './second-factors.controller.js';
 
-/** The form field a re-authentication by authenticator code arrives in. */
-export const CONFIRM_CODE_FIELD = 'totpCode';
-
 /**
- * Second factors in the dashboard: the sign-in step after a password, passkey sign-in, the
- * Security area's second-factor parts, and re-authentication by authenticator code.
+ * Second factors in the dashboard: the sign-in step after a password (for a user with the
+ * authenticator app or a passkey), and re-authentication by authenticator code or passkey.
  */
 @Module({})
 class SecondFactorsHooksModule implements OnModuleInit {
@@ -27,13 +27,14 @@ class SecondFactorsHooksModule implements OnModuleInit {
     private readonly steps: SignInSteps,
     private readonly reauth: ReauthenticationService,
     private readonly totp: TotpService,
+    private readonly passkeys: PasskeysService,
     private readonly pending: PendingSignInsService,
   ) {}
 
   onModuleInit(): void {
     this.steps.register({
       begin: async (user, next, req, res) => {
-        if (!(await this.totp.isEnabled(user.id))) {
+        if (!(await this.hasSecondFactor(user.id))) {
           return null;
         }
         const token = await this.pending.start(user.id);
@@ -44,15 +45,27 @@ class SecondFactorsHooksModule implements OnModuleInit {
       },
     });
     this.reauth.register({
-      name: 'totp',
-      offered: (proof) =>
-        typeof proof[CONFIRM_CODE_FIELD] === 'string' && proof[CONFIRM_CODE_FIELD] !== '',
-      // A recovery code is for a lost phone at sign-in; it never confirms a change.
-      verify: async (signedIn, proof) => {
-        const code = normalizeTotpCode(String(proof[CONFIRM_CODE_FIELD]));
-        return code !== null && (await this.totp.verify(signedIn.user.id, code)) === 'totp';
+      factor: 'totp',
+      enabledFor: (userId) => this.totp.isEnabled(userId),
+      form: {
+        field: CONFIRM_CODE_FIELD,
+        // A recovery code is for a lost phone at sign-in; it never confirms a change.
+        verify: async (signedIn, answer) => {
+          const code = normalizeTotpCode(answer);
+          return code !== null && (await this.totp.verify(signedIn.user.id, code)) === 'totp';
+        },
       },
     });
+    // A passkey answers through its own ceremony ("Confirm with a passkey"), not a form field.
+    this.reauth.register({
+      factor: 'passkey',
+      enabledFor: async (userId) => (await this.passkeys.count(userId)) > 0,
+    });
+  }
+
+  /** The authenticator app or a passkey: either makes the password only the first step. */
+  private async hasSecondFactor(userId: string): Promise<boolean> {
+    return (await this.totp.isEnabled(userId)) || (await this.passkeys.count(userId)) > 0;
   }
 }
 
@@ -70,7 +83,7 @@ export class SecondFactorsPagesModule {
         factors,
         { module: SecondFactorsHooksModule, imports: [DashboardCoreModule, factors] },
       ],
-      providers: [SecondFactorSessions],
+      providers: [SecondFactorSessions, SecondFactorNotices],
       controllers: [SecondFactorSignInController, SecondFactorsController],
     };
   }

@@ -4,6 +4,8 @@ import { FormError, Notice } from '../components/flash.js';
 import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
 import type { PageContext } from '../common/dashboard-request.js';
+import type { ReauthPrompt } from '../common/reauth.js';
+import { ReauthFields } from '../common/reauth-field.js';
 import { PasskeyForm } from './second-factors.components.js';
 
 /** Where the second-factor settings live (a part of the Security area). */
@@ -15,16 +17,23 @@ function dateText(date: Date | null): string {
   return date === null ? 'Never' : date.toISOString().slice(0, 16).replace('T', ' ') + ' UTC';
 }
 
-/** After a right password, when the user has TOTP on: the code, a recovery code or a passkey. */
+/**
+ * After a right password, when the user has a second factor: the authenticator app's code (or a
+ * recovery code) when it is on, and a passkey when the user has one and WebAuthn can work here.
+ */
 export function SecondFactorPage({
   ctx,
   next,
   error,
+  codes,
   passkeys,
 }: {
   ctx: PageContext;
   next: string;
   error?: string | null;
+  /** The authenticator app is on: a code or a recovery code is asked. */
+  codes: boolean;
+  /** The user has a passkey and WebAuthn can work at this address. */
   passkeys: boolean;
 }): JSX.Element {
   const nextField = next !== '/partner' ? <input type="hidden" name="next" value={next} /> : '';
@@ -32,36 +41,61 @@ export function SecondFactorPage({
     <Layout ctx={ctx} title="Two-step sign-in">
       <h1>Two-step sign-in</h1>
       <FormError message={error} />
-      <div class="panel">
-        <Form ctx={ctx} action="/partner/login/second-factor" label="Verify">
-          {nextField}
-          <Field
-            label="Authentication code"
-            name="code"
-            autocomplete="one-time-code"
-            maxlength={64}
-            hint={CODE_HINT}
-            required
-          />
-          <div class="actions">
-            <button type="submit">Verify</button>
-          </div>
-        </Form>
-      </div>
+      {codes ? (
+        <div class="panel">
+          <Form ctx={ctx} action="/partner/login/second-factor" label="Verify">
+            {nextField}
+            <Field
+              label="Authentication code"
+              name="code"
+              autocomplete="one-time-code"
+              maxlength={64}
+              hint={CODE_HINT}
+              required
+            />
+            <div class="actions">
+              <button type="submit">Verify</button>
+            </div>
+          </Form>
+        </div>
+      ) : (
+        <p>Your account has a passkey: use it to finish signing in.</p>
+      )}
       {passkeys ? (
-        <PasskeyForm
-          ctx={ctx}
-          ceremony="authenticate"
-          action="/partner/login/second-factor/passkey"
-          options="/partner/login/second-factor/passkey/options"
-          label="Use a passkey"
-          failed="No passkey was used. Try again, or enter a code."
-        >
-          {nextField}
-          <div class="actions">
-            <button type="submit">Use a passkey</button>
-          </div>
-        </PasskeyForm>
+        <>
+          <PasskeyForm
+            ctx={ctx}
+            ceremony="authenticate"
+            action="/partner/login/second-factor/passkey"
+            options="/partner/login/second-factor/passkey/options"
+            label="Use a passkey"
+            failed={
+              codes ? 'No passkey was used. Try again, or enter a code.' : 'No passkey was used.'
+            }
+          >
+            {nextField}
+            <div class="actions">
+              <button type="submit">Use a passkey</button>
+            </div>
+          </PasskeyForm>
+          {codes ? (
+            ''
+          ) : (
+            <noscript>
+              <p>A passkey needs JavaScript: turn it on for this page, then reload it.</p>
+            </noscript>
+          )}
+        </>
+      ) : (
+        ''
+      )}
+      {!codes && !passkeys ? (
+        <Notice title="Passkeys are not available here">
+          <p>
+            Passkeys work when the dashboard is opened by its domain name (or localhost), not by an
+            IP address. Open it there to finish signing in.
+          </p>
+        </Notice>
       ) : (
         ''
       )}
@@ -72,30 +106,17 @@ export function SecondFactorPage({
   );
 }
 
-/** The password field that confirms a change, when the session has not confirmed lately. */
-function ConfirmPassword({ needed }: { needed: boolean }): JSX.Element {
-  return needed ? (
-    <Field
-      label="Password"
-      name="confirmPassword"
-      type="password"
-      autocomplete="current-password"
-      hint="Confirm it's you: changes to sign-in need your password (once per 5 minutes)."
-      required
-    />
-  ) : (
-    ''
-  );
-}
+/** Changes to how you sign in ask to confirm it is you, once per 5 minutes. */
+const CHANGE_HINT = 'Changes to how you sign in need this once per 5 minutes.';
 
 function PasskeyRow({
   ctx,
   passkey,
-  needsPassword,
+  reauth,
 }: {
   ctx: PageContext;
   passkey: PasskeyView;
-  needsPassword: boolean;
+  reauth: ReauthPrompt;
 }): JSX.Element {
   const path = `${FACTORS_PATH}/passkeys/${encodeURIComponent(passkey.id)}`;
   return (
@@ -109,11 +130,11 @@ function PasskeyRow({
       </p>
       <Form ctx={ctx} action={`${path}/rename`} label={`Rename ${passkey.name}`}>
         <Field label="New name" name="name" value={passkey.name} maxlength={64} required />
-        <ConfirmPassword needed={needsPassword} />
+        <ReauthFields prompt={reauth} returnTo={FACTORS_PATH} hint={CHANGE_HINT} />
         <button type="submit">Rename</button>
       </Form>
       <Form ctx={ctx} action={`${path}/remove`} label={`Remove ${passkey.name}`}>
-        <ConfirmPassword needed={needsPassword} />
+        <ReauthFields prompt={reauth} returnTo={FACTORS_PATH} hint={CHANGE_HINT} />
         <button type="submit">Remove</button>
       </Form>
     </li>
@@ -128,13 +149,14 @@ export function SecondFactorSections({
   ctx,
   totp,
   passkeys,
-  needsPassword,
+  reauth,
   passkeysAvailable,
 }: {
   ctx: PageContext;
   totp: TotpStatus;
   passkeys: PasskeyView[];
-  needsPassword: boolean;
+  /** What each change asks to confirm who the person is (nothing within 5 minutes). */
+  reauth: ReauthPrompt;
   /** WebAuthn can work at this address (a domain name or localhost). */
   passkeysAvailable: boolean;
 }): JSX.Element {
@@ -148,7 +170,7 @@ export function SecondFactorSections({
               {`On: sign-in asks for a code from your app. ${totp.recoveryCodesLeft} of 10 recovery codes left.`}
             </p>
             <Form ctx={ctx} action={`${FACTORS_PATH}/recovery-codes`} label="Recovery codes">
-              <ConfirmPassword needed={needsPassword} />
+              <ReauthFields prompt={reauth} returnTo={FACTORS_PATH} hint={CHANGE_HINT} />
               <button type="submit">Regenerate recovery codes</button>
             </Form>
             <Form
@@ -156,7 +178,7 @@ export function SecondFactorSections({
               action={`${FACTORS_PATH}/totp/disable`}
               label="Turn off the authenticator app"
             >
-              <ConfirmPassword needed={needsPassword} />
+              <ReauthFields prompt={reauth} returnTo={FACTORS_PATH} hint={CHANGE_HINT} />
               <button type="submit">Turn off authenticator app</button>
             </Form>
           </>
@@ -164,7 +186,7 @@ export function SecondFactorSections({
           <>
             <p>Off. With it on, sign-in asks for a 6-digit code from an app on your phone.</p>
             <Form ctx={ctx} action={`${FACTORS_PATH}/totp`} label="Set up the authenticator app">
-              <ConfirmPassword needed={needsPassword} />
+              <ReauthFields prompt={reauth} returnTo={FACTORS_PATH} hint={CHANGE_HINT} />
               <button type="submit">Set up authenticator app</button>
             </Form>
           </>
@@ -178,7 +200,7 @@ export function SecondFactorSections({
         ) : (
           <ul class="plain">
             {passkeys.map((passkey) => (
-              <PasskeyRow ctx={ctx} passkey={passkey} needsPassword={needsPassword} />
+              <PasskeyRow ctx={ctx} passkey={passkey} reauth={reauth} />
             ))}
           </ul>
         )}
@@ -192,7 +214,7 @@ export function SecondFactorSections({
             failed="No passkey was added."
           >
             <Field label="Passkey name" name="name" maxlength={64} hint="For example: Laptop." />
-            <ConfirmPassword needed={needsPassword} />
+            <ReauthFields prompt={reauth} returnTo={FACTORS_PATH} hint={CHANGE_HINT} />
             <div class="actions">
               <button type="submit">Add a passkey</button>
             </div>
@@ -226,12 +248,12 @@ export function SecondFactorsPage(props: Parameters<typeof SecondFactorSections>
 export function TotpEnrolmentPage({
   ctx,
   enrolment,
-  needsPassword,
+  reauth,
   error,
 }: {
   ctx: PageContext;
   enrolment: TotpEnrolment;
-  needsPassword: boolean;
+  reauth: ReauthPrompt;
   error?: string | null;
 }): JSX.Element {
   const safeQrSvg = enrolment.qrSvg;
@@ -256,7 +278,7 @@ export function TotpEnrolmentPage({
             maxlength={64}
             required
           />
-          <ConfirmPassword needed={needsPassword} />
+          <ReauthFields prompt={reauth} returnTo={`${FACTORS_PATH}/totp`} hint={CHANGE_HINT} />
           <div class="actions">
             <button type="submit">Turn on</button>
             <a href={FACTORS_PATH}>Cancel</a>

@@ -19,6 +19,7 @@ import {
 } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
 import { passwordFieldProblem } from '../common/form-rules.js';
+import { ReauthPrompts, reauthRefusalText } from '../common/reauth.js';
 import { SeeOther } from '../common/see-other.js';
 import { SecondFactorsSection } from '../second-factors/second-factors.components.js';
 import { SecurityPage } from './security.page.js';
@@ -33,17 +34,22 @@ export class SecurityController {
     private readonly accounts: DashboardAccountsService,
     private readonly reauth: ReauthenticationService,
     private readonly audit: DashboardAudit,
+    private readonly prompts: ReauthPrompts,
   ) {}
 
   @Get()
   @AnyRole()
-  async page(@Page() ctx: PageContext, @CurrentUser() me: SignedIn): Promise<JSX.Element> {
+  async page(
+    @Page() ctx: PageContext,
+    @CurrentUser() me: SignedIn,
+    @Req() req: Request,
+  ): Promise<JSX.Element> {
     return (
       <SecurityPage
         ctx={ctx}
         signedIn={me}
         sessions={await this.sessions.listForUser(me.user.id)}
-        recent={this.reauth.reauthenticatedWithin(me)}
+        reauth={await this.prompts.for(me, req)}
         sections={<SecondFactorsSection />}
       />
     );
@@ -85,8 +91,12 @@ export class SecurityController {
       setFlash(req, res, { kind: 'error', text: problem });
       throw BACK;
     }
-    if (!(await this.reauth.ensure(me, form))) {
-      setFlash(req, res, { kind: 'error', text: 'Your current password is not right.' });
+    const confirmed = await this.reauth.ensure(me, form, req.ip ?? 'unknown');
+    if (!confirmed.ok) {
+      setFlash(req, res, {
+        kind: 'error',
+        text: reauthRefusalText(confirmed, 'to change your password'),
+      });
       throw BACK;
     }
     try {

@@ -5,6 +5,8 @@ import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
 import { Table } from '../components/table.js';
 import type { PageContext } from '../common/dashboard-request.js';
+import type { ReauthPrompt } from '../common/reauth.js';
+import { ReauthFields } from '../common/reauth-field.js';
 
 function when(date: Date): string {
   return `${date.toISOString().replace('T', ' ').slice(0, 16)} UTC`;
@@ -28,13 +30,14 @@ export function SecurityPage({
   ctx,
   signedIn,
   sessions,
-  recent,
+  reauth,
   sections,
 }: {
   ctx: PageContext;
   signedIn: SignedIn;
   sessions: readonly DashboardSession[];
-  recent: boolean;
+  /** What the password change asks to confirm who the person is (nothing within 5 minutes). */
+  reauth: ReauthPrompt;
   sections?: Children;
 }): JSX.Element {
   return (
@@ -79,17 +82,7 @@ export function SecurityPage({
             value={signedIn.user.email}
             autocomplete="username"
           />
-          {recent ? (
-            ''
-          ) : (
-            <Field
-              label="Current password"
-              name="confirmPassword"
-              type="password"
-              autocomplete="current-password"
-              required
-            />
-          )}
+          <ReauthFields prompt={reauth} returnTo="/partner/security" label="Current password" />
           <Field
             label="New password"
             name="newPassword"

@@ -18,12 +18,12 @@ import {
 } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
 import { emailProblem } from '../common/form-rules.js';
+import { ReauthPrompts, reauthRefusalText } from '../common/reauth.js';
 import { serviceOrigin } from '../common/origin.js';
 import { SeeOther } from '../common/see-other.js';
 import { TeamPage } from './team.page.js';
 
 const BACK = new SeeOther('/partner/team');
-const REAUTH_NEEDED = 'Confirm with your password to change the team.';
 
 /** The Team page: owners invite, change roles and remove members (never the last owner). */
 @DashboardController('team')
@@ -31,24 +31,24 @@ export class TeamController {
   constructor(
     private readonly accounts: DashboardAccountsService,
     private readonly reauth: ReauthenticationService,
+    private readonly prompts: ReauthPrompts,
     @Inject(DASHBOARD_SETTINGS) private readonly settings: DashboardSettings,
   ) {}
 
   @Get()
   @Roles('owner')
-  async page(@Page() ctx: PageContext, @CurrentUser() me: SignedIn): Promise<JSX.Element> {
-    const [users, invitations] = await Promise.all([
+  async page(
+    @Page() ctx: PageContext,
+    @CurrentUser() me: SignedIn,
+    @Req() req: Request,
+  ): Promise<JSX.Element> {
+    const [users, invitations, reauth] = await Promise.all([
       this.accounts.listUsers(me.organization.id),
       this.accounts.listOpenInvitations(me.organization.id),
+      this.prompts.for(me, req),
     ]);
     return (
-      <TeamPage
-        ctx={ctx}
-        signedIn={me}
-        users={users}
-        invitations={invitations}
-        recent={this.reauth.reauthenticatedWithin(me)}
-      />
+      <TeamPage ctx={ctx} signedIn={me} users={users} invitations={invitations} reauth={reauth} />
     );
   }
 
@@ -65,9 +65,7 @@ export class TeamController {
     if (problem) {
       return this.back(req, res, problem);
     }
-    if (!(await this.reauth.ensure(me, form))) {
-      return this.back(req, res, REAUTH_NEEDED);
-    }
+    await this.confirmed(me, form, req, res);
     await this.attempt(req, res, async () => {
       await this.accounts.invite(
         {
@@ -96,9 +94,7 @@ export class TeamController {
       return this.back(req, res, 'Choose a role.');
     }
     const role = form.role;
-    if (!(await this.reauth.ensure(me, form))) {
-      return this.back(req, res, REAUTH_NEEDED);
-    }
+    await this.confirmed(me, form, req, res);
     await this.attempt(req, res, async () => {
       const changed = await this.accounts.changeRole(me.user, userId, role);
       if (changed.id === me.user.id) {
@@ -118,9 +114,7 @@ export class TeamController {
     @Req() req: Request,
     @Res({ passthrough: true }) res: Response,
   ): Promise<void> {
-    if (!(await this.reauth.ensure(me, form))) {
-      return this.back(req, res, REAUTH_NEEDED);
-    }
+    await this.confirmed(me, form, req, res);
     await this.attempt(req, res, async () => {
       await this.accounts.removeMember(me.user, userId);
       if (userId === me.user.id) {
@@ -146,6 +140,19 @@ export class TeamController {
     }
     setFlash(req, res, { kind: 'success', text: message });
     throw BACK;
+  }
+
+  /** Re-authenticated within 5 minutes, or by a proof in this very form; else back. */
+  private async confirmed(
+    me: SignedIn,
+    form: Record<string, string>,
+    req: Request,
+    res: Response,
+  ): Promise<void> {
+    const confirmed = await this.reauth.ensure(me, form, req.ip ?? 'unknown');
+    if (!confirmed.ok) {
+      this.back(req, res, reauthRefusalText(confirmed, 'to change the team'));
+    }
   }
 
   private back(req: Request, res: Response, error: string): never {

@@ -4,7 +4,8 @@ import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
 import { Table } from '../components/table.js';
 import type { PageContext } from '../common/dashboard-request.js';
-import { ReauthField } from '../common/reauth-field.js';
+import type { ReauthPrompt } from '../common/reauth.js';
+import { ReauthFields } from '../common/reauth-field.js';
 
 const ROLE_OPTIONS = DASHBOARD_ROLES.map((role) => ({ value: role, label: role }));
 
@@ -13,13 +14,14 @@ export function TeamPage({
   signedIn,
   users,
   invitations,
-  recent,
+  reauth,
 }: {
   ctx: PageContext;
   signedIn: SignedIn;
   users: readonly DashboardUser[];
   invitations: readonly Invitation[];
-  recent: boolean;
+  /** What team changes ask to confirm who the person is (nothing within 5 minutes). */
+  reauth: ReauthPrompt;
 }): JSX.Element {
   return (
     <Layout ctx={ctx} title="Team">
@@ -27,7 +29,7 @@ export function TeamPage({
       <p>
         Owners can do everything; developers manage keys, webhooks, swaps and events; viewers only
         read. An organization always keeps at least one owner.
-        {recent ? '' : ' Team changes ask for your password.'}
+        {reauth.needed ? ' Team changes ask you to confirm it is you.' : ''}
       </p>
       <h2>Members</h2>
       <Table
@@ -57,7 +59,7 @@ export function TeamPage({
                     options={ROLE_OPTIONS}
                     selected={user.role}
                   />
-                  <ReauthField signedIn={signedIn} recent={recent} />
+                  <ReauthFields prompt={reauth} returnTo="/partner/team" label="Your password" />
                   <button type="submit" class="secondary">
                     Change role
                   </button>
@@ -67,7 +69,7 @@ export function TeamPage({
                   action={`/partner/team/${user.id}/remove`}
                   label={`Remove ${user.email}`}
                 >
-                  <ReauthField signedIn={signedIn} recent={recent} />
+                  <ReauthFields prompt={reauth} returnTo="/partner/team" label="Your password" />
                   <button type="submit" class="danger" aria-label={`Remove ${user.email}`}>
                     Remove
                   </button>
@@ -89,7 +91,7 @@ export function TeamPage({
             maxlength={254}
           />
           <SelectField label="Role" name="role" options={ROLE_OPTIONS} selected="developer" />
-          <ReauthField signedIn={signedIn} recent={recent} />
+          <ReauthFields prompt={reauth} returnTo="/partner/team" label="Your password" />
           <button type="submit">Invite</button>
         </Form>
       </div>
