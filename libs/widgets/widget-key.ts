@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '#app/errors';
 export const WIDGET_KEY_PATTERN = /^wk_(live|test)_[0-9a-f]{32}$/;
 
 export const MAX_ALLOWED_ORIGINS = 20;
-const MAX_ORIGIN_LENGTH = 200;
+export const MAX_ALLOWED_ORIGIN_LENGTH = 200;
 export const MAX_WIDGET_KEY_NAME_LENGTH = 100;
 
 export function newWidgetKey(mode: CredentialMode): string {
@@ -40,7 +40,7 @@ function badOrigins(message: string): AppError {
  * dropped, so a listed origin compares equal to the browser's.
  */
 export function normalizeOrigin(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ORIGIN_LENGTH) {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ALLOWED_ORIGIN_LENGTH) {
     return null;
   }
   if (!/^https?:\/\/[A-Za-z0-9.\-[\]:]+$/i.test(value) || value.includes('*')) {

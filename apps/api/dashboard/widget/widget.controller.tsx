@@ -4,6 +4,7 @@ import { dashboardActor, type SignedIn } from '#app/accounts';
 import { AppError, ErrorCode } from '#app/errors';
 import {
   assertWidgetKey,
+  MAX_ALLOWED_ORIGIN_LENGTH,
   MAX_ALLOWED_ORIGINS,
   MAX_WIDGET_KEY_NAME_LENGTH,
   toWidgetKeyView,
@@ -39,8 +40,8 @@ import {
 
 type Form = Record<string, string>;
 
-/** What a refused form shows again: the longest a valid one could be, no more. */
-const MAX_ORIGINS_TEXT = MAX_ALLOWED_ORIGINS * 202;
+/** What a refused form shows again: the longest a valid one could be (CRLF lines), no more. */
+const MAX_ORIGINS_TEXT = MAX_ALLOWED_ORIGINS * (MAX_ALLOWED_ORIGIN_LENGTH + 2);
 
 /** "One origin per line": the non-empty lines, trimmed, in order. */
 function originLines(text: string): string[] {

@@ -185,24 +185,28 @@ function Preview({ preview }: { preview: WidgetPreview }): JSX.Element {
           </button>
         </div>
       </form>
-      <iframe class="widget-preview" src={preview.src} title="Widget preview" loading="lazy" />
-      <h3>Snippet</h3>
-      <p>
-        Paste it into a page on one of the key's allowed origins. It loads the pinned version 1 of
-        the loader with its Subresource Integrity hash, and shows the widget with the options chosen
-        above.
-      </p>
-      <TextAreaField
-        label={`Snippet for ${key.name}`}
-        id="widget-snippet"
-        value={preview.snippet}
-        rows={7}
-        readonly
-        class="mono snippet"
-      />
-      <p>
-        <CopyButton value={preview.snippet} what="snippet" />
-      </p>
+      <div class="preview-layout">
+        <iframe class="widget-preview" src={preview.src} title="Widget preview" />
+        <div>
+          <h3>Snippet</h3>
+          <p>
+            Paste it into a page on one of the key's allowed origins. It loads the pinned version 1
+            of the loader with its Subresource Integrity hash, and shows the widget with the options
+            chosen above.
+          </p>
+          <TextAreaField
+            label={`Snippet for ${key.name}`}
+            id="widget-snippet"
+            value={preview.snippet}
+            rows={9}
+            readonly
+            class="mono snippet"
+          />
+          <p>
+            <CopyButton value={preview.snippet} what="snippet" />
+          </p>
+        </div>
+      </div>
     </section>
   );
 }
