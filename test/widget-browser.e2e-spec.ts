@@ -224,6 +224,39 @@ describe('The swap widget in a browser', () => {
     }
   }, 60_000);
 
+  it('counts the fixed rate down once the person picks fixed', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const secondsLeft = async (): Promise<number | null> => {
+      const match = /Rate fixed for (\d+):(\d\d)/.exec(await page.locator('#quote').innerText());
+      return match ? Number(match[1]) * 60 + Number(match[2]) : null;
+    };
+    try {
+      await page.goto(`${api.url}/widget?key=${key}&from=btc&to=eth&amount=0.1`);
+      await page.getByText(/You get about/).waitFor({ timeout: 20_000 });
+      expect(await secondsLeft()).toBeNull();
+
+      await page.getByLabel('Fixed rate').check();
+      await page.getByText(/Rate fixed for \d+:\d\d/).waitFor({ timeout: 20_000 });
+      const first = (await secondsLeft()) ?? 0;
+      expect(first).toBeGreaterThan(0);
+      // However slow the machine, a later reading within a generous wait is lower.
+      const readings: (number | null)[] = [];
+      await waitUntil(
+        'the fixed rate countdown to go down',
+        async () => {
+          readings.push(await secondsLeft());
+          return (readings.at(-1) ?? first) < first;
+        },
+        20_000,
+        250,
+      );
+      expect(readings.at(-1)).toBeLessThan(first);
+    } finally {
+      await context.close();
+    }
+  }, 60_000);
+
   it('cannot be framed, nor its API called, from an origin the key does not list', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -52,4 +52,10 @@ describe('widget keys', () => {
       }
     }
   });
+
+  it('names the refused origin by its position, for the API, the CLI and the dashboard form', () => {
+    expect(() => parseAllowedOrigins(['https://a.example', 'https://b.example/path'])).toThrow(
+      /^Allowed origin 2 is not an origin/,
+    );
+  });
 });

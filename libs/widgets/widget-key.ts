@@ -6,8 +6,8 @@ import { AppError, ErrorCode } from '#app/errors';
 export const WIDGET_KEY_PATTERN = /^wk_(live|test)_[0-9a-f]{32}$/;
 
 export const MAX_ALLOWED_ORIGINS = 20;
-const MAX_ORIGIN_LENGTH = 200;
-const MAX_NAME_LENGTH = 100;
+export const MAX_ALLOWED_ORIGIN_LENGTH = 200;
+export const MAX_WIDGET_KEY_NAME_LENGTH = 100;
 
 export function newWidgetKey(mode: CredentialMode): string {
   return `wk_${mode}_${randomBytes(16).toString('hex')}`;
@@ -40,7 +40,7 @@ function badOrigins(message: string): AppError {
  * dropped, so a listed origin compares equal to the browser's.
  */
 export function normalizeOrigin(value: unknown): string | null {
-  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ORIGIN_LENGTH) {
+  if (typeof value !== 'string' || value.length === 0 || value.length > MAX_ALLOWED_ORIGIN_LENGTH) {
     return null;
   }
   if (!/^https?:\/\/[A-Za-z0-9.\-[\]:]+$/i.test(value) || value.includes('*')) {
@@ -72,20 +72,23 @@ export function normalizeOrigin(value: unknown): string | null {
   return origin === written ? origin : null;
 }
 
-/** 1–20 exact origins, deduplicated, or 400 `param: "allowedOrigins"`. */
+/**
+ * 1–20 exact origins, deduplicated, or 400 `param: "allowedOrigins"`. The messages name the
+ * field in words, so the admin API, the CLI and the dashboard's form show them as they are.
+ */
 export function parseAllowedOrigins(value: unknown): string[] {
   if (!Array.isArray(value) || value.length === 0) {
-    throw badOrigins('allowedOrigins must list 1 to 20 origins such as https://shop.example.');
+    throw badOrigins('List 1 to 20 allowed origins, such as https://shop.example.');
   }
   if (value.length > MAX_ALLOWED_ORIGINS) {
-    throw badOrigins(`allowedOrigins lists at most ${MAX_ALLOWED_ORIGINS} origins.`);
+    throw badOrigins(`List at most ${MAX_ALLOWED_ORIGINS} allowed origins.`);
   }
   const origins: string[] = [];
-  for (const entry of value) {
+  for (const [index, entry] of value.entries()) {
     const origin = normalizeOrigin(entry);
     if (origin === null) {
       throw badOrigins(
-        'Each allowed origin is scheme://host[:port] with http or https, and nothing else (no path, no wildcard).',
+        `Allowed origin ${index + 1} is not an origin: write scheme://host[:port] with http or https and nothing else (no path, no wildcard), such as https://shop.example.`,
       );
     }
     if (!origins.includes(origin)) {
@@ -98,13 +101,19 @@ export function parseAllowedOrigins(value: unknown): string[] {
 /** A name of 1–100 printable characters. */
 export function parseWidgetKeyName(value: unknown): string {
   if (typeof value !== 'string') {
-    throw new AppError(ErrorCode.InvalidRequest, 'name must be a string.', { param: 'name' });
+    throw new AppError(ErrorCode.InvalidRequest, 'The name must be a string.', {
+      param: 'name',
+    });
   }
   const name = value.trim();
-  if (name.length === 0 || name.length > MAX_NAME_LENGTH || /\p{Cc}|\p{Cs}/u.test(name)) {
+  if (
+    name.length === 0 ||
+    name.length > MAX_WIDGET_KEY_NAME_LENGTH ||
+    /\p{Cc}|\p{Cs}/u.test(name)
+  ) {
     throw new AppError(
       ErrorCode.InvalidRequest,
-      `name must be 1 to ${MAX_NAME_LENGTH} printable characters.`,
+      `Give the key a name of 1 to ${MAX_WIDGET_KEY_NAME_LENGTH} printable characters.`,
       { param: 'name' },
     );
   }

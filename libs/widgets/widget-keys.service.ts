@@ -1,4 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
+import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { AuditLogRepository, OrganizationsService } from '#app/partners';
 import { WidgetKeyAuthenticator } from './widget-key.authenticator.js';
@@ -71,10 +72,24 @@ export class WidgetKeysService {
     return this.keys.listForOrganization(organizationId);
   }
 
-  /** Revokes a key (idempotent); with `organizationId`, only a key of that organization. */
-  async revoke(key: string, actor: string, organizationId?: string): Promise<WidgetKeyRecord> {
+  /** The keys of one organization in one mode (the dashboard's Widget page). */
+  async listFor(owner: OwnerScope): Promise<WidgetKeyRecord[]> {
+    const mode = owner.livemode ? 'live' : 'test';
+    return (await this.list(owner.organizationId)).filter((record) => record.mode === mode);
+  }
+
+  /**
+   * Revokes a key (idempotent); with `owner`, only a key of that organization and mode (any
+   * other is not found, as if it did not exist).
+   */
+  async revoke(key: string, actor: string, owner?: OwnerScope): Promise<WidgetKeyRecord> {
     const record = await this.keys.findByKey(key);
-    if (!record || (organizationId !== undefined && record.organizationId !== organizationId)) {
+    if (
+      !record ||
+      (owner !== undefined &&
+        (record.organizationId !== owner.organizationId ||
+          (record.mode === 'live') !== owner.livemode))
+    ) {
       throw new AppError(ErrorCode.NotFound, 'Widget key not found.');
     }
     if (await this.keys.revoke(key)) {

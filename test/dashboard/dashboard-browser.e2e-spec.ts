@@ -87,6 +87,7 @@ describe('Dashboard in a browser', () => {
       'Earnings',
       'Webhooks',
       'Events',
+      'Widget',
       'Team',
       'Audit log',
       'Security',

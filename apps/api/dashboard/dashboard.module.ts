@@ -17,6 +17,7 @@ import { SecurityController } from './security/security.controller.js';
 import { TeamController } from './team/team.controller.js';
 import { DASHBOARD_SETTINGS, dashboardSettings } from './common/dashboard.config.js';
 import { DashboardSwapsModule } from './swaps/swaps.module.js';
+import { WidgetPagesModule } from './widget/widget.module.js';
 
 /** The partner dashboard's settings, for the whole app (configuration only). */
 @Module({})
@@ -59,6 +60,7 @@ export class DashboardModule {
         EventsPagesModule,
         DashboardSwapsModule,
         DashboardEarningsModule,
+        WidgetPagesModule,
         SecondFactorsPagesModule.forRoot(config),
       ],
       controllers: [AssetsController],

@@ -5,11 +5,11 @@ import type { Response } from 'express';
 import { AppError, ErrorCode } from '#app/errors';
 import { normalizeOrigin, WidgetKeyAuthenticator } from '#app/widgets';
 import { WIDGET_ASSETS, type WidgetAsset } from './widget.assets.js';
+import { widgetAccent, widgetTheme } from './widget-options.js';
 import { renderNotFoundPage, renderWidgetPage, type WidgetOptions } from './widget.page.js';
 
 const TICKER = /^[A-Za-z0-9_-]{1,32}$/;
 const AMOUNT = /^\d{1,20}(\.\d{1,18})?$/;
-const ACCENT = /^#?([0-9A-Fa-f]{6}|[0-9A-Fa-f]{3})$/;
 const A_YEAR = 'public, max-age=31536000, immutable';
 const AN_HOUR = 'public, max-age=3600';
 const FIVE_MINUTES = 'public, max-age=300';
@@ -21,15 +21,6 @@ function one(value: unknown): string | null {
 function matching(value: unknown, pattern: RegExp): string | null {
   const text = one(value);
   return text !== null && pattern.test(text) ? text : null;
-}
-
-/** `#abc` and `abc` become `#aabbcc`; anything else, no accent. */
-function accent(value: unknown): string | null {
-  const hex = matching(value, ACCENT)?.replace('#', '').toLowerCase();
-  if (!hex) {
-    return null;
-  }
-  return `#${hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex}`;
 }
 
 function csp(frameAncestors: string, nonce: string | null): string {
@@ -71,12 +62,17 @@ export class WidgetPageController {
       from: matching(query.from, TICKER)?.toLowerCase() ?? null,
       to: matching(query.to, TICKER)?.toLowerCase() ?? null,
       amount: matching(query.amount, AMOUNT),
-      theme: query.theme === 'dark' ? 'dark' : 'light',
-      accent: accent(query.accent),
+      theme: widgetTheme(query.theme),
+      accent: widgetAccent(query.accent),
       parentOrigin: parent !== null && caller.allowedOrigins.includes(parent) ? parent : null,
     };
     const nonce = randomBytes(16).toString('base64');
-    res.setHeader('Content-Security-Policy', csp(caller.allowedOrigins.join(' '), nonce));
+    // The key's origins, and the service's own for the dashboard's live preview
+    // (docs/decisions.md, "Dashboard: the Widget page").
+    res.setHeader(
+      'Content-Security-Policy',
+      csp(`${caller.allowedOrigins.join(' ')} 'self'`, nonce),
+    );
     res.setHeader('Referrer-Policy', 'no-referrer');
     res.status(200).send(renderWidgetPage({ key: caller.key, mode: caller.mode, options, nonce }));
   }

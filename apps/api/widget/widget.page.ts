@@ -1,5 +1,6 @@
 import type { CredentialMode } from '#app/domain';
 import { WIDGET_ASSETS } from './widget.assets.js';
+import type { WidgetTheme } from './widget-options.js';
 import { WIDGET_TEXT } from './widget.text.js';
 
 /** The options a partner page may pass (as query parameters or the loader's data attributes). */
@@ -7,7 +8,7 @@ export interface WidgetOptions {
   from: string | null;
   to: string | null;
   amount: string | null;
-  theme: 'light' | 'dark';
+  theme: WidgetTheme;
   accent: string | null;
   /** The embedding page's origin, already checked against the key's list; null: post nothing. */
   parentOrigin: string | null;

@@ -6,7 +6,7 @@ import {
   ReauthenticationService,
   type SignedIn,
 } from '#app/accounts';
-import { modeUsableIn, type OwnerScope } from '#app/domain';
+import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { Mailer } from '#app/mail';
 import { CredentialsService, ROLL_OVERLAP_CHOICES, type RollOverlap } from '#app/partners';
@@ -20,6 +20,7 @@ import {
   Roles,
 } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
+import { issuingBlockedReason } from '../common/issuing.js';
 import { textProblem } from '../common/form-rules.js';
 import { ReauthPrompts, reauthRefusalText, setRetryAfter } from '../common/reauth.js';
 import { SeeOther } from '../common/see-other.js';
@@ -31,16 +32,6 @@ const PAGE = '/partner/api-keys';
 
 function ownerOf(me: SignedIn): OwnerScope {
   return { organizationId: me.organization.id, livemode: me.session.mode === 'live' };
-}
-
-function blockedReason(me: SignedIn): string | undefined {
-  const { status } = me.organization;
-  if (modeUsableIn(status, me.session.mode === 'live')) {
-    return undefined;
-  }
-  return status === 'pending_review'
-    ? 'Live keys can be created once your organization is approved. Switch on "Test mode" to create test keys meanwhile.'
-    : `Your organization is ${status.replace('_', ' ')}: no new keys can be created.`;
 }
 
 /**
@@ -201,7 +192,7 @@ export class ApiKeysController {
   }
 
   private async view(me: SignedIn, req: Request): Promise<ApiKeysView> {
-    const reason = blockedReason(me);
+    const reason = issuingBlockedReason(me, 'keys');
     return {
       keys: await this.keys.list(ownerOf(me)),
       canManage: me.user.role !== 'viewer',

@@ -41,7 +41,15 @@ h2 { font-size: 1.2rem; margin: 1.5rem 0 .75rem; }
 .field .error { color: var(--danger); font-size: .9rem; margin: 0; }
 input, select, textarea { font: inherit; color: var(--text); background: var(--panel); padding: .5rem .6rem;
   border: 1px solid var(--muted); border-radius: 6px; }
-input[aria-invalid="true"] { border-color: var(--danger); }
+input[aria-invalid="true"], textarea[aria-invalid="true"] { border-color: var(--danger); }
+textarea.snippet { width: 100%; resize: vertical; }
+.preview-layout { display: grid; grid-template-columns: minmax(0, 28rem) minmax(0, 1fr); gap: 1.5rem;
+  align-items: start; margin-top: 1rem; }
+@media (max-width: 60rem) { .preview-layout { grid-template-columns: minmax(0, 1fr); } }
+.preview-layout h3 { margin-top: 0; }
+iframe.widget-preview { display: block; width: 100%; height: 40rem; border: 1px solid var(--line);
+  border-radius: 10px; background: var(--panel); }
+ul.plain { list-style: none; margin: 0; padding: 0; }
 button { font: inherit; cursor: pointer; padding: .5rem 1rem; border-radius: 6px; border: 1px solid var(--accent);
   background: var(--accent); color: var(--accent-text); }
 button.secondary { background: transparent; color: var(--accent); }

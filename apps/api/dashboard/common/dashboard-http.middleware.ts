@@ -6,11 +6,7 @@ export function isDashboardPath(path: string): boolean {
   return path === '/partner' || path.startsWith('/partner/');
 }
 
-/**
- * Scripts, styles and images only from our own `/assets` (no inline script, no CDN), forms only
- * to ourselves, never framed.
- */
-export const DASHBOARD_CSP = [
+const CSP_DIRECTIVES = [
   "default-src 'none'",
   "script-src 'self'",
   "style-src 'self'",
@@ -20,7 +16,19 @@ export const DASHBOARD_CSP = [
   "form-action 'self'",
   "frame-ancestors 'none'",
   "base-uri 'none'",
-].join('; ');
+];
+
+/**
+ * Scripts, styles and images only from our own `/assets` (no inline script, no CDN), forms only
+ * to ourselves, never framed.
+ */
+export const DASHBOARD_CSP = CSP_DIRECTIVES.join('; ');
+
+/**
+ * The Widget page's: the same, and it may frame this origin's own pages, for the live preview
+ * of the hosted widget (docs/decisions.md, "Dashboard: the Widget page").
+ */
+export const DASHBOARD_PREVIEW_CSP = [...CSP_DIRECTIVES, "frame-src 'self'"].join('; ');
 
 const HEADERS: [string, string][] = [
   ['Content-Security-Policy', DASHBOARD_CSP],

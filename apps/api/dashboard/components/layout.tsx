@@ -12,6 +12,7 @@ export const NAV_LINKS: readonly { href: string; label: string }[] = [
   { href: '/partner/earnings', label: 'Earnings' },
   { href: '/partner/webhooks', label: 'Webhooks' },
   { href: '/partner/events', label: 'Events' },
+  { href: '/partner/widget', label: 'Widget' },
   { href: '/partner/team', label: 'Team' },
   { href: '/partner/audit-log', label: 'Audit log' },
   { href: '/partner/security', label: 'Security' },
