@@ -55,13 +55,16 @@ export interface MemoryMeasurement {
 export interface MemoryVerdict {
   /** Median RSS over the first window after warm-up. */
   startMb: number;
+  /** The lowest median of any window after warm-up (V8 may give back what warm-up took). */
+  lowMb: number;
   /** Median RSS over the last window. */
   endMb: number;
+  /** From the lowest level to the end: what the run kept. */
   growthMb: number;
   peakMb: number;
-  /** Least-squares slope of RSS after warm-up, MB per minute. */
-  slopeMbPerMinute: number;
   windowSeconds: number;
+  /** Each window's median, in order. */
+  levels: number[];
   heapStartMb: number;
   heapEndMb: number;
 }
@@ -214,29 +217,30 @@ export async function measureMemory(seconds: number): Promise<MemoryMeasurement>
 }
 
 /**
- * The level after warm-up and at the end, each the median over a window (a tenth of the
- * measured time, 10 s to 60 s), so one collection's sawtooth does not read as growth.
+ * Levels are medians over windows (a tenth of the measured time, 10 s to 60 s), so one
+ * collection's sawtooth does not read as growth. Growth is from the lowest window after warm-up
+ * to the last: a heap that shrinks after warm-up and then creeps back up is still growth.
  */
 export function judgeMemory(m: MemoryMeasurement): MemoryVerdict {
   const windowSeconds = Math.min(60, Math.max(10, m.seconds / 10));
   const after = m.samples.filter((s) => s.at >= m.warmupSeconds);
+  const windows: number[][] = [];
+  for (const s of after) {
+    (windows[Math.floor((s.at - m.warmupSeconds) / windowSeconds)] ??= []).push(s.mb);
+  }
   const last = after[after.length - 1]?.at ?? m.warmupSeconds;
-  const first = after.filter((s) => s.at < m.warmupSeconds + windowSeconds);
-  const end = after.filter((s) => s.at > last - windowSeconds);
-  const meanAt = after.reduce((n, s) => n + s.at, 0) / Math.max(1, after.length);
-  const meanMb = after.reduce((n, s) => n + s.mb, 0) / Math.max(1, after.length);
-  const covariance = after.reduce((n, s) => n + (s.at - meanAt) * (s.mb - meanMb), 0);
-  const variance = after.reduce((n, s) => n + (s.at - meanAt) ** 2, 0);
+  const endMb = median(after.filter((s) => s.at > last - windowSeconds).map((s) => s.mb));
+  const levels = windows.filter((w) => w.length > 0).map(median);
+  const lowMb = Math.min(endMb, ...levels);
   const heapAfter = m.heap.filter((s) => s.at >= m.warmupSeconds);
-  const startMb = median(first.map((s) => s.mb));
-  const endMb = median(end.map((s) => s.mb));
   return {
-    startMb,
+    startMb: median(windows[0] ?? []),
+    lowMb,
     endMb,
-    growthMb: endMb - startMb,
+    growthMb: endMb - lowMb,
     peakMb: Math.max(...after.map((s) => s.mb)),
-    slopeMbPerMinute: variance === 0 ? 0 : (covariance / variance) * 60,
     windowSeconds,
+    levels,
     heapStartMb: heapAfter[0]?.mb ?? Number.NaN,
     heapEndMb: heapAfter[heapAfter.length - 1]?.mb ?? Number.NaN,
   };
@@ -257,15 +261,17 @@ export function memorySection(m: MemoryMeasurement): string[] {
     `The read mix (swap by id, list of 50, cached public quote, idempotent replay) in turns of`,
     `${TURN.warmupSeconds + TURN.durationSeconds} s at ${TURN.connections} connections over ` +
       `${CREDENTIALS} credentials: ${minutes(m.warmupSeconds)} of warm-up, then ` +
-      `${minutes(m.seconds)} measured. Start and end are medians over the first and the last`,
-    `${v.windowSeconds.toFixed(0)} s after warm-up. Load average ${m.load.before.toFixed(1)} when ` +
-      `it began, ${m.load.after.toFixed(1)} at the end.`,
+      `${minutes(m.seconds)} measured. Levels are medians over windows of`,
+    `${v.windowSeconds.toFixed(0)} s; growth is from the lowest window after warm-up to the last. ` +
+      `Load average ${m.load.before.toFixed(1)} when it began, ${m.load.after.toFixed(1)} at the end.`,
     '',
-    '| RSS after warm-up MB | RSS at the end MB | growth MB | peak MB | slope MB/min | heap used MB (start → end) |',
+    '| RSS after warm-up MB | lowest MB | at the end MB | growth MB | peak MB | heap used MB (start → end) |',
     '|---:|---:|---:|---:|---:|---|',
-    `| ${v.startMb.toFixed(1)} | ${v.endMb.toFixed(1)} | ${v.growthMb.toFixed(1)} | ` +
-      `${v.peakMb.toFixed(1)} | ${v.slopeMbPerMinute.toFixed(2)} | ` +
+    `| ${v.startMb.toFixed(1)} | ${v.lowMb.toFixed(1)} | ${v.endMb.toFixed(1)} | ` +
+      `${v.growthMb.toFixed(1)} | ${v.peakMb.toFixed(1)} | ` +
       `${v.heapStartMb.toFixed(1)} → ${v.heapEndMb.toFixed(1)} |`,
+    '',
+    `RSS by window, MB: ${v.levels.map((l) => l.toFixed(1)).join(', ')}.`,
     '',
     '| scenario | requests | non-2xx |',
     '|---|---:|---:|',
