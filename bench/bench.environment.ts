@@ -1,4 +1,4 @@
-import { generateKeyPairSync, randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Redis } from 'ioredis';
@@ -9,7 +9,8 @@ import { loadApiConfig } from '#app/config';
 import { OrganizationsService } from '#app/partners';
 import { runMigrations } from '#app/persistence';
 import { createApiApp } from '../apps/api/api.bootstrap.js';
-import { startSandbox, type SandboxServer } from '../apps/sandbox/sandbox.bootstrap.js';
+import type { SandboxServer } from '../apps/sandbox/sandbox.bootstrap.js';
+import { newProviderKeys, startBenchSandbox } from './apps.js';
 
 const ADMIN_DATABASE_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = 'redis://127.0.0.1:6379';
@@ -74,6 +75,50 @@ async function inBatches<T, R>(
   return results;
 }
 
+/** A swap body to seed with; replays send it again exactly. */
+export function newSwapBody(): Record<string, string> {
+  return {
+    from: 'btc',
+    to: 'eth',
+    amountFrom: '0.1',
+    address: generateAddress('ethereum', (n) => randomBytes(n)),
+  };
+}
+
+/**
+ * `count` credentials (each made by `issue`, as its `Authorization` header), each of which
+ * creates one swap with `swapBody` under an idempotency key of its own, kept for replays.
+ * Swap creation goes through the shared upstream cap (10/s), so seeding is paced by it.
+ */
+export async function seedCredentialSwaps(
+  apiUrl: string,
+  swapBody: Record<string, string>,
+  count: number,
+  issue: () => Promise<string>,
+): Promise<SeededCredential[]> {
+  const indexes = Array.from({ length: count }, (_, i) => i);
+  return inBatches(indexes, UPSTREAM_CONCURRENCY, async (i) => {
+    const authorization = await issue();
+    const idempotencyKey = randomUUID();
+    const response = await fetch(`${apiUrl}/v1/swaps`, {
+      method: 'POST',
+      headers: {
+        Authorization: authorization,
+        'Content-Type': 'application/json',
+        'Idempotency-Key': idempotencyKey,
+        'X-Forwarded-For': `192.168.${i >> 8}.${i & 255}`,
+      },
+      body: JSON.stringify(swapBody),
+    });
+    const text = await response.text();
+    if (response.status !== 201) {
+      throw new Error(`seeding swap ${i} answered ${response.status}: ${text}`);
+    }
+    const { swap } = JSON.parse(text) as { swap: { id: string } };
+    return { authorization, idempotencyKey, swapId: swap.id };
+  });
+}
+
 /**
  * A sandbox and an api in this process against a database of their own (created, migrated and
  * dropped here) and a Redis key prefix of their own, plus one active organization with
@@ -95,24 +140,8 @@ export async function startBenchEnvironment(credentialCount: number): Promise<Be
   };
   try {
     await runMigrations(databaseUrl);
-    const { privateKey, publicKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-    const providerKeys = {
-      privateKeyPem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
-      publicKeyPem: publicKey.export({ type: 'spki', format: 'pem' }).toString(),
-    };
-    const silent = pino({ level: 'silent' });
-    sandbox = await startSandbox(
-      {
-        appEnv: 'bench',
-        version: '0.0.0-bench',
-        logLevel: 'silent',
-        port: 0,
-        publicKeyPem: providerKeys.publicKeyPem,
-        stepMs: 60_000,
-        seed: 42,
-      },
-      silent,
-    );
+    const providerKeys = newProviderKeys();
+    sandbox = await startBenchSandbox(providerKeys.publicKeyPem, 60_000);
     const config = loadApiConfig({
       DATABASE_URL: databaseUrl,
       REDIS_URL,
@@ -148,34 +177,10 @@ export async function startBenchEnvironment(credentialCount: number): Promise<Be
       },
       'bench',
     );
-    const swapBody = {
-      from: 'btc',
-      to: 'eth',
-      amountFrom: '0.1',
-      address: generateAddress('ethereum', (n) => randomBytes(n)),
-    };
-    const indexes = Array.from({ length: credentialCount }, (_, i) => i);
-    // Swap creation goes through the shared upstream cap (10/s), so seeding is paced by it.
-    const credentials = await inBatches(indexes, UPSTREAM_CONCURRENCY, async (i) => {
+    const swapBody = newSwapBody();
+    const credentials = await seedCredentialSwaps(apiUrl, swapBody, credentialCount, async () => {
       const issued = await organizations.issueCredential(organization.id, 'bench');
-      const authorization = `Bearer ${issued.publicKey}:${issued.secret}`;
-      const idempotencyKey = randomUUID();
-      const response = await fetch(`${apiUrl}/v1/swaps`, {
-        method: 'POST',
-        headers: {
-          Authorization: authorization,
-          'Content-Type': 'application/json',
-          'Idempotency-Key': idempotencyKey,
-          'X-Forwarded-For': `192.168.${i >> 8}.${i & 255}`,
-        },
-        body: JSON.stringify(swapBody),
-      });
-      const text = await response.text();
-      if (response.status !== 201) {
-        throw new Error(`seeding swap ${i} answered ${response.status}: ${text}`);
-      }
-      const { swap } = JSON.parse(text) as { swap: { id: string } };
-      return { authorization, idempotencyKey, swapId: swap.id };
+      return `Bearer ${issued.publicKey}:${issued.secret}`;
     });
     return {
       apiUrl,

@@ -1,16 +1,12 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { runMigrations } from '#app/persistence';
+import { API_MAIN, rssMb, sleep, startApp, type AppProcess } from './apps.js';
 import { adminQuery, deleteKeys } from './bench.environment.js';
 import { measure, type LoadOptions, type LoadRequest, type Measurement } from './load.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
-const API_MAIN = fileURLToPath(new URL('../apps/api/main.js', import.meta.url));
 /** The Swaps page is read one request at a time: its latency is then the server's time. */
 const PAGE_OPTIONS: LoadOptions = { connections: 1, durationSeconds: 3, warmupSeconds: 1 };
 const READ_OPTIONS: LoadOptions = { connections: 4, durationSeconds: 3, warmupSeconds: 1 };
@@ -55,25 +51,6 @@ function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return typeof address === 'object' && address ? address.port : 0;
-}
-
-async function sleep(ms: number): Promise<void> {
-  await new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Resident memory of a process, from the kernel, in MB (10^6 bytes, as the target says). */
-function rssMb(pid: number): number {
-  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-  const kb = Number(/^VmRSS:\s+(\d+) kB$/m.exec(status)?.[1] ?? 'NaN');
-  return (kb * 1024) / 1e6;
 }
 
 let clientAddress = 0;
@@ -133,47 +110,6 @@ class Browser {
   }
 }
 
-interface Api {
-  url: string;
-  process: ChildProcess;
-  stop(): Promise<void>;
-}
-
-/** The production entry point as its own process, so its memory is its own. */
-async function startApi(env: Record<string, string>): Promise<Api> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [API_MAIN], {
-    env: { ...process.env, ...env, PORT: String(port) },
-    stdio: 'ignore',
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const started = Date.now();
-  for (;;) {
-    try {
-      if ((await fetch(`${url}/health`)).ok) {
-        break;
-      }
-    } catch {
-      // Not listening yet.
-    }
-    if (child.exitCode !== null || Date.now() - started > 60_000) {
-      throw new Error('the api did not start');
-    }
-    await sleep(100);
-  }
-  return {
-    url,
-    process: child,
-    async stop() {
-      if (child.exitCode === null) {
-        const exited = new Promise((resolve) => child.once('exit', resolve));
-        child.kill('SIGTERM');
-        await exited;
-      }
-    },
-  };
-}
-
 /** 100,000 live swaps of one organization over 90 days: mostly finished, five pairs. */
 async function seedSwaps(pool: pg.Pool, organizationId: string, count: number): Promise<void> {
   await pool.query(
@@ -210,7 +146,10 @@ async function pagePaths(browser: Browser, first: string, deep: number): Promise
 }
 
 /** Downloads the export while sampling the api's resident memory every 10 ms. */
-async function measureExport(api: Api, browser: Browser): Promise<DashboardMeasurement['export']> {
+async function measureExport(
+  api: AppProcess,
+  browser: Browser,
+): Promise<DashboardMeasurement['export']> {
   const pid = api.process.pid ?? 0;
   const download = async (path: string): Promise<{ rows: number; bytes: number }> => {
     const res = await fetch(`${api.url}${path}`, {
@@ -283,12 +222,12 @@ export async function measureDashboard(swaps: number): Promise<DashboardMeasurem
   await adminQuery(`CREATE DATABASE ${database}`);
   const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  let api: Api | undefined;
+  let api: AppProcess | undefined;
   try {
     await runMigrations(databaseUrl);
     const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
     const adminToken = randomBytes(24).toString('hex');
-    api = await startApi({
+    api = await startApp(API_MAIN, 'PORT', {
       DATABASE_URL: databaseUrl,
       REDIS_URL,
       REDIS_KEY_PREFIX: redisPrefix,

@@ -6,7 +6,7 @@ import { loadPollerConfig } from '#app/config';
 import { runMigrations } from '#app/persistence';
 import { ChangellyAdapter } from '#app/provider';
 import { startPoller } from '../apps/poller/poller.bootstrap.js';
-import { startSandbox } from '../apps/sandbox/sandbox.bootstrap.js';
+import { startBenchSandbox } from './apps.js';
 import { adminQuery, deleteKeys } from './bench.environment.js';
 
 export interface PollerBenchOptions {
@@ -38,7 +38,10 @@ async function sleep(ms: number): Promise<void> {
 }
 
 /** Real sandbox transactions, created through the adapter in bursts (no upstream cap here). */
-async function createTransactions(adapter: ChangellyAdapter, count: number): Promise<string[]> {
+export async function createTransactions(
+  adapter: ChangellyAdapter,
+  count: number,
+): Promise<string[]> {
   const ids: string[] = [];
   for (let i = 0; i < count; i += CREATE_BURST) {
     const created = await Promise.all(
@@ -56,20 +59,20 @@ async function createTransactions(adapter: ChangellyAdapter, count: number): Pro
   return ids;
 }
 
-async function seedSwaps(pool: pg.Pool, providerIds: string[]): Promise<string> {
-  const { rows } = await pool.query<{ id: string }>(
-    `INSERT INTO organizations (name, fee_percent, status, provider_activated)
-     VALUES ('Bench poller org', 0, 'active', true) RETURNING id`,
-  );
+/** Waiting live swaps of the organization, one per provider transaction, due to be polled. */
+export async function seedSwaps(
+  pool: pg.Pool,
+  organizationId: string,
+  providerIds: string[],
+): Promise<void> {
   await pool.query(
     `INSERT INTO swaps (id, organization_id, provider_transaction_id, status, mode, from_ticker,
        to_ticker, amount_from, amount_expected_to, payin_address, payout_address, next_poll_at)
      SELECT substr(md5(random()::text || tx), 1, 16), $1, tx, 'waiting', 'float', 'btc', 'eth',
             0.1, 2, 'payin-' || tx, 'payout-' || tx, now()
        FROM unnest($2::text[]) AS tx`,
-    [rows[0].id, providerIds],
+    [organizationId, providerIds],
   );
-  return rows[0].id;
 }
 
 /**
@@ -85,18 +88,7 @@ export async function measurePoller(options: PollerBenchOptions): Promise<Poller
   const silent = pino({ level: 'silent' });
   await adminQuery(`CREATE DATABASE ${database}`);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  const sandbox = await startSandbox(
-    {
-      appEnv: 'bench',
-      version: '0.0.0-bench',
-      logLevel: 'silent',
-      port: 0,
-      publicKeyPem: options.providerKeys.publicKeyPem,
-      stepMs: 3_600_000,
-      seed: 42,
-    },
-    silent,
-  );
+  const sandbox = await startBenchSandbox(options.providerKeys.publicKeyPem, 3_600_000);
   let poller: Awaited<ReturnType<typeof startPoller>> | undefined;
   try {
     await runMigrations(databaseUrl);
@@ -115,10 +107,12 @@ export async function measurePoller(options: PollerBenchOptions): Promise<Poller
       LOG_LEVEL: 'silent',
     });
     const adapter = new ChangellyAdapter(config.provider);
-    const organizationId = await seedSwaps(
-      pool,
-      await createTransactions(adapter, options.activeSwaps),
+    const { rows } = await pool.query<{ id: string }>(
+      `INSERT INTO organizations (name, fee_percent, status, provider_activated)
+       VALUES ('Bench poller org', 0, 'active', true) RETURNING id`,
     );
+    const organizationId = rows[0].id;
+    await seedSwaps(pool, organizationId, await createTransactions(adapter, options.activeSwaps));
     const calls = async (): Promise<number> => {
       const response = await fetch(`${sandbox.baseUrl}/sandbox/stats`);
       const { stats } = (await response.json()) as { stats: { calls: Record<string, number> } };

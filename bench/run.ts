@@ -1,13 +1,20 @@
 import { execSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, totalmem } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import 'reflect-metadata';
 import { startBaseline, startFloor } from './baseline.app.js';
 import { startBenchEnvironment } from './bench.environment.js';
 import { dashboardSection, measureDashboard } from './dashboard.bench.js';
 import { measure, type LoadOptions, type Measurement, type Scenario } from './load.js';
 import { measurePoller, type PollerMeasurement } from './poller.bench.js';
+import {
+  DASHBOARD_SECTION,
+  keptSections,
+  NOTES_HEADING,
+  RESULTS_FILE,
+  rewriteSection,
+} from './results-file.js';
+import { SUBSETS, SUBSET_SECTIONS } from './subsets.js';
 
 /**
  * Enough credentials that none reaches 30 requests/s (the per-credential limit) below ~9000
@@ -22,12 +29,6 @@ const OPTIONS: LoadOptions = { connections: 32, durationSeconds: 3, warmupSecond
  */
 const ROUNDS = 5;
 const POLLER = { activeSwaps: 5000, cycles: 3, pollIntervalMs: 10_000 };
-const RESULTS_FILE = fileURLToPath(new URL('../../bench/results.md', import.meta.url));
-/** Everything from this heading on is written by hand, and kept when the figures are rewritten. */
-const NOTES_HEADING = '## Reading this run';
-/** The dashboard's figures sit between these markers, so they can be rewritten alone. */
-const DASHBOARD_START = '<!-- dashboard:start -->';
-const DASHBOARD_END = '<!-- dashboard:end -->';
 const DASHBOARD_SWAPS = 100_000;
 
 function keptNotes(): string[] {
@@ -188,18 +189,7 @@ function pollerTable(poller: PollerMeasurement): string[] {
 async function dashboardOnly(): Promise<void> {
   write(`bench: dashboard, ${DASHBOARD_SWAPS} swaps…`);
   const section = dashboardSection(await measureDashboard(DASHBOARD_SWAPS));
-  const current = readFileSync(RESULTS_FILE, 'utf8');
-  const start = current.indexOf(DASHBOARD_START);
-  const end = current.indexOf(DASHBOARD_END);
-  const block = [DASHBOARD_START, ...section, DASHBOARD_END].join('\n');
-  const notes = current.indexOf(NOTES_HEADING);
-  const next =
-    start !== -1 && end > start
-      ? current.slice(0, start) + block + current.slice(end + DASHBOARD_END.length)
-      : notes === -1
-        ? `${current.trimEnd()}\n\n${block}\n`
-        : `${current.slice(0, notes)}${block}\n\n${current.slice(notes)}`;
-  writeFileSync(RESULTS_FILE, next);
+  rewriteSection(DASHBOARD_SECTION, section);
   for (const line of section) {
     write(line);
   }
@@ -347,10 +337,11 @@ async function main(): Promise<void> {
       '',
       'Where the time goes: [profile.md](profile.md).',
       '',
-      DASHBOARD_START,
+      DASHBOARD_SECTION.start,
       ...dashboard,
-      DASHBOARD_END,
+      DASHBOARD_SECTION.end,
       '',
+      ...keptSections(SUBSET_SECTIONS),
       '## Machine',
       '',
       ...Object.entries(info).map(([key, value]) => `- ${key}: ${value}`),
@@ -379,4 +370,9 @@ async function main(): Promise<void> {
   }
 }
 
-await (process.argv[2] === 'dashboard' ? dashboardOnly() : main());
+const subset = process.argv[2];
+await (subset === 'dashboard'
+  ? dashboardOnly()
+  : subset !== undefined && Object.hasOwn(SUBSETS, subset)
+    ? SUBSETS[subset](process.argv.slice(3))
+    : main());

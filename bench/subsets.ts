@@ -1,0 +1,78 @@
+import {
+  MEMORY_DEFAULTS,
+  measureMemory,
+  memorySection,
+  memoryWarmupSeconds,
+} from './memory.bench.js';
+import {
+  MEMORY_SECTION,
+  rewriteSection,
+  WEBHOOKS_SECTION,
+  type ResultsSection,
+} from './results-file.js';
+import {
+  measureWebhooks,
+  WEBHOOK_DEFAULTS,
+  WEBHOOK_PARTNERS,
+  webhooksSection,
+  type WebhooksMeasurement,
+} from './webhooks.bench.js';
+
+/** Sections only their own subset writes: the whole run keeps them as they are. */
+export const SUBSET_SECTIONS: ResultsSection[] = [WEBHOOKS_SECTION, MEMORY_SECTION];
+
+function write(line = ''): void {
+  process.stdout.write(`${line}\n`);
+}
+
+/** The first argument as a positive whole number, else `fallback`. */
+function count(args: string[], fallback: number): number {
+  const value = Number(args[0]);
+  if (args[0] !== undefined && !(Number.isInteger(value) && value > 0)) {
+    throw new Error(`bench: "${args[0]}" is not a positive whole number`);
+  }
+  return args[0] === undefined ? fallback : value;
+}
+
+function report(section: ResultsSection, lines: string[]): void {
+  rewriteSection(section, lines);
+  for (const line of lines) {
+    write(line);
+  }
+}
+
+/**
+ * `npm run bench -- webhooks [swaps]`: 2,000 swaps over 60 s unless told; fewer swaps keep the
+ * rate (the window shrinks with them), so a smoke run is short.
+ */
+async function webhooksOnly(args: string[]): Promise<void> {
+  const swaps = count(args, WEBHOOK_DEFAULTS.swaps);
+  const windowSeconds = Math.max(
+    1,
+    Math.round((WEBHOOK_DEFAULTS.windowSeconds * swaps) / WEBHOOK_DEFAULTS.swaps),
+  );
+  const runs: WebhooksMeasurement[] = [];
+  for (const partners of WEBHOOK_PARTNERS) {
+    const options = { ...WEBHOOK_DEFAULTS, swaps, windowSeconds, partners };
+    write(
+      `bench: webhooks, ${swaps} swaps changing status over ${windowSeconds} s, ` +
+        `${partners} partner(s), ${options.endpoints} endpoints, ${options.pollers} pollers…`,
+    );
+    runs.push(await measureWebhooks(options));
+  }
+  report(WEBHOOKS_SECTION, webhooksSection(runs));
+}
+
+/** `npm run bench -- memory [seconds]`: 600 s of the read mix after warm-up unless told. */
+async function memoryOnly(args: string[]): Promise<void> {
+  const seconds = count(args, MEMORY_DEFAULTS.seconds);
+  write(
+    `bench: memory, ${memoryWarmupSeconds(seconds)} s of warm-up then ${seconds} s of the read mix…`,
+  );
+  report(MEMORY_SECTION, memorySection(await measureMemory(seconds)));
+}
+
+export const SUBSETS: Record<string, (args: string[]) => Promise<void>> = {
+  webhooks: webhooksOnly,
+  memory: memoryOnly,
+};
