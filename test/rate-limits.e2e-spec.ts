@@ -2,7 +2,13 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { generateAddress } from '#app/chains';
 import { createPartner, createPartnerOverHttp, TestPartner } from './factories/partners.js';
-import { startTestApi, TEST_ADMIN_TOKEN, testApiEnv, TestApi } from './support/api.js';
+import {
+  honouringRetryAfter,
+  startTestApi,
+  TEST_ADMIN_TOKEN,
+  testApiEnv,
+  TestApi,
+} from './support/api.js';
 import { testRedisPrefix, truncateAll } from './support/database.js';
 import { spawnService, spawnServices, type ServiceProcess } from './support/processes.js';
 import { providerKeyPair } from './support/keys.js';
@@ -300,13 +306,18 @@ describe('Shared upstream cap', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     const pollingBefore = (await control.stats()).calls.getTransactions ?? 0;
     expect(pollingBefore).toBeGreaterThan(0);
+    // A caller woken too late for its slot may run out of its 2.5 s on a loaded machine and get
+    // 429 upstream_rate_limited; it then comes back after Retry-After, as a partner does. Every
+    // quote is still served, and never more than 10 calls in a second reach the provider.
     for (let burst = 0; burst < 3; burst += 1) {
       const answers = await Promise.all(
         Array.from({ length: 15 }, (_, i) =>
-          request(apis[i % 2].url)
-            .post('/v1/quotes')
-            .set('Authorization', partner.authorization)
-            .send({ from: 'btc', to: 'eth', amountFrom: '0.1' }),
+          honouringRetryAfter(() =>
+            request(apis[i % 2].url)
+              .post('/v1/quotes')
+              .set('Authorization', partner.authorization)
+              .send({ from: 'btc', to: 'eth', amountFrom: '0.1' }),
+          ),
         ),
       );
       expect(answers.map((r) => r.status)).toEqual(Array(15).fill(200));
@@ -321,7 +332,7 @@ describe('Shared upstream cap', () => {
     });
     // The most ever seen in one window, bursts included.
     expect((await control.stats()).maxCallsInAnyWindow).toBeLessThanOrEqual(10);
-  });
+  }, 90_000);
 });
 
 describe('Upstream budget shared fairly between organizations', () => {

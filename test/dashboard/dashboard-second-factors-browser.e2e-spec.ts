@@ -19,6 +19,10 @@ import {
 const FACTORS = '/partner/security/second-factors';
 
 describe('Dashboard second factors in a browser', () => {
+  // Each flow hashes passwords (argon2id) and drives Chromium: seconds on a quiet machine, many
+  // times that on a busy one; a slow machine is not what these tests check.
+  jest.setTimeout(120_000);
+
   let harness: DashboardHarness;
   let browser: Browser;
   let organizationId: string;

@@ -1,3 +1,4 @@
+import { jest } from '@jest/globals';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
@@ -27,6 +28,10 @@ import {
 const random = (n: number): Uint8Array => randomBytes(n);
 
 describe('Dashboard in a browser: overview, swaps, a swap, earnings', () => {
+  // Chromium, a seeded organization and argon2id sign-ins: seconds on a quiet machine, many times
+  // that on a busy one; a slow machine is not what these tests check.
+  jest.setTimeout(120_000);
+
   let harness: DashboardHarness;
   let db: DataSource;
   let browser: Browser;
