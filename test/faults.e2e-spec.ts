@@ -159,13 +159,33 @@ describe('Postgres out of connections (SQLSTATE 53300)', () => {
       `SELECT count(*)::int AS open FROM pg_stat_activity WHERE usename = $1`,
       [role],
     );
-    // No connection beyond those the pool holds: a burst needing more gets 53300.
+    // No connection beyond those the pool holds, and those kept busy: a lock on the swaps table
+    // stops every list at its first read, so the burst needs new connections (53300) however
+    // fast the machine answers.
     await admin.query(`ALTER ROLE ${role} CONNECTION LIMIT ${open}`);
-    const answers = await Promise.all(
+    const lock = admin.createQueryRunner();
+    await lock.startTransaction();
+    await lock.query('LOCK TABLE swaps IN ACCESS EXCLUSIVE MODE');
+    let answered = 0;
+    const burst = Promise.all(
       Array.from({ length: 24 }, () =>
-        request(api.url).get('/v1/swaps?limit=100').set('Authorization', partner.authorization),
+        request(api.url)
+          .get('/v1/swaps?limit=100')
+          .set('Authorization', partner.authorization)
+          .then((res) => {
+            answered += 1;
+            return res;
+          }),
       ),
     );
+    // Answers that come while the lock holds: none can have read a swap.
+    try {
+      await waitUntil('answers while the pool is held', () => Promise.resolve(answered > 0));
+    } finally {
+      await lock.commitTransaction();
+      await lock.release();
+    }
+    const answers = await burst;
     const statuses = answers.map((res) => res.status);
     expect(statuses).not.toContain(500);
     const refused = answers.filter((res) => res.status === 503);

@@ -429,7 +429,7 @@ describe('The TypeScript SDK', () => {
     // The feed shows an event once every older transaction has ended (a poller's may be open).
     const visible = (count: number) => () =>
       mine.events.list({ limit: 200 }).then((page) => page.events.length === count);
-    await waitUntil('the five swap.created events in the feed', visible(5), 10_000);
+    await waitUntil('the five swap.created events in the feed', visible(5), 30_000);
     const events = mine.events.iterate({ pageSize: 2 });
     const feed: string[] = [];
     for await (const event of events) {
@@ -438,13 +438,13 @@ describe('The TypeScript SDK', () => {
     expect(feed).toEqual(created);
     const cursor = events.after;
     const next = (await testSwap(mine)).id;
-    await waitUntil('the sixth event in the feed', visible(6), 10_000);
+    await waitUntil('the sixth event in the feed', visible(6), 30_000);
     const fresh: string[] = [];
     for await (const event of mine.events.iterate({ after: cursor })) {
       fresh.push(event.data.swap.id);
     }
     expect(fresh).toEqual([next]);
-  }, 30_000);
+  }, 90_000);
 
   it('verifies webhooks and handles them with the Node handler, ping included', async () => {
     const received: WebhookEvent[] = [];
@@ -537,7 +537,7 @@ describe('The TypeScript SDK', () => {
             received.filter((e) => e.type !== 'endpoint.ping' && e.data.swap.id === swap.id)
               .length === 2,
           ),
-        15_000,
+        30_000,
       );
       const ofSwap = received.filter(
         (e) => e.type !== 'endpoint.ping' && e.data.swap.id === swap.id,
@@ -548,7 +548,7 @@ describe('The TypeScript SDK', () => {
       listener.kill('SIGTERM');
       await exited;
     }
-  }, 40_000);
+  }, 90_000);
 
   it('packs into a tarball with its types, its command and its README', async () => {
     const { stdout } = await run(

@@ -127,10 +127,13 @@ describe(UpstreamBudget.name, () => {
   });
 
   it('still gives one organization alone the whole cap', async () => {
-    const times = await grantTimes(15, 'org-a');
-    expect(times).toHaveLength(15);
-    // Fifteen slots 110 ms apart: nothing in its way but the cap itself.
-    expect(Math.max(...times) - Math.min(...times)).toBeLessThan(15 * 110 + 300);
+    // Ten calls: three held ahead and seven more behind them, granted about 1.1 s in, well inside
+    // the 2.5 s a partner waits, so a busy machine's late timers do not turn one into a 429.
+    const times = await grantTimes(10, 'org-a');
+    expect(times).toHaveLength(10);
+    // Slots 110 ms apart, nothing in their way but the cap itself: held slots pass as they start,
+    // not a second later (that would take over 2 s).
+    expect(Math.max(...times) - Math.min(...times)).toBeLessThan(10 * 110 + 700);
   });
 
   it('coordinates through Postgres while the store is down, and the cap still holds', async () => {

@@ -52,57 +52,16 @@ describe('Rate limits: a client retrying at 1.5 times its limit', () => {
     process.stdout.write(
       `retrying client: sent per second ${sent.join(', ')}; passed ${passed.join(', ')}\n`,
     );
-    // The first second is the burst the window starts empty with. After it, every second in
-    // which this client asked well past the limit (a loaded machine can delay its sends) passes
-    // 25 to 30.
-    const steady = passed
-      .map((count, second) => ({ second, sent: sent[second], count }))
-      .filter(({ second, sent: n }) => second > 0 && n >= 35);
-    expect(steady.length).toBeGreaterThanOrEqual(3);
-    for (const { second, sent: n, count } of steady) {
-      expect({ second, sent: n, count, within: count >= 25 && count <= 30 }).toEqual({
-        second,
-        sent: n,
-        count,
-        within: true,
-      });
-    }
-  }, 60_000);
-
-  afterAll(async () => {
-    await Promise.all(replicas.map((api) => api.close()));
-  });
-
-  it('gets 25 to 30 requests through every second, across replicas', async () => {
-    const started = Date.now();
-    const sends: Promise<{ at: number; status: number }>[] = [];
-    for (let i = 0; i < RATE_PER_SECOND * SECONDS; i += 1) {
-      const due = started + (i * 1000) / RATE_PER_SECOND;
-      await new Promise((resolve) => setTimeout(resolve, Math.max(0, due - Date.now())));
-      const at = Date.now() - started;
-      sends.push(
-        request(replicas[i % 2].url)
-          .get('/v1/swaps?limit=1')
-          .set('Authorization', partner.authorization)
-          .then((res) => ({ at, status: res.status })),
-      );
-    }
-    const answers = await Promise.all(sends);
-    expect(answers.map((a) => a.status).filter((s) => s !== 200 && s !== 429)).toEqual([]);
-    const passed = Array.from({ length: SECONDS }, () => 0);
-    for (const { at, status } of answers) {
-      if (status === 200) {
-        passed[Math.min(SECONDS - 1, Math.floor(at / 1000))] += 1;
-      }
-    }
-    process.stdout.write(`retrying client: passed per second ${passed.join(', ')}\n`);
-    // The first second is the burst the window starts empty with; from then on, steady state.
+    // The first second is the burst the window starts empty with. After it, the seconds in which
+    // this client asked well past its limit (a loaded machine can delay its sends) are judged.
     // The limiter's one-second windows do not start when the client's seconds do, so one client
-    // second can hold parts of two windows (22 beside 33): the rate is judged over the whole run,
-    // and no single second may fall to a lock-out.
-    const steady = passed.slice(1);
+    // second can hold parts of two windows (22 beside 33): the rate is judged as their mean, and
+    // no single second may fall to a lock-out or pass far more than the limit.
+    const steady = passed.filter((_, second) => second > 0 && sent[second] >= 35);
+    expect(steady.length).toBeGreaterThanOrEqual(3);
     const mean = steady.reduce((sum, count) => sum + count, 0) / steady.length;
     expect({ mean, within: mean >= 25 && mean <= 30 }).toEqual({ mean, within: true });
-    expect(steady.filter((count) => count < 15 || count > 40)).toEqual([]);
+    expect(steady.filter((count) => count < 15)).toEqual([]);
+    expect(passed.slice(1).filter((count) => count > 40)).toEqual([]);
   }, 60_000);
 });
