@@ -15,13 +15,7 @@ import {
   type KeysetPageRequest,
   type KeysetPosition,
 } from '#app/persistence';
-import {
-  ActivityService,
-  EarningsRepository,
-  EarningsService,
-  PartnerEarningsModule,
-  PayoutAddressService,
-} from '#app/settlement';
+import { ActivityService, EarningsRepository, EarningsService, PartnerEarningsModule, PayoutAddressService } from '#app/earnings';
 import {
   SWAP_CSV_FIELDS,
   SwapQueryService,

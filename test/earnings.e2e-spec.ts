@@ -3,7 +3,7 @@ import { Decimal } from 'decimal.js';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
-import { EarningsRepository } from '#app/settlement';
+import { EarningsRepository } from '#app/earnings';
 import { createPartner, type TestPartner } from './factories/partners.js';
 import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';

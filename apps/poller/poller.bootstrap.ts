@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import { PollerConfig } from '#app/config';
 import { HealthService, startProbeServer } from '#app/health';
 import { PinoNestLogger } from '#app/logging';
-import { PollMetrics } from '#app/settlement';
+import { PollMetrics } from '#app/polling';
 import { WebhookMetrics } from '#app/webhooks';
 import { PollerModule } from './poller.module.js';
 import { SwapPollerTick } from './swap-poller.tick.js';

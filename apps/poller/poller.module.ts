@@ -5,7 +5,7 @@ import { CoreModule } from '#app/core';
 import { EventRecorder, EventsModule } from '#app/events';
 import { HealthProbesModule } from '#app/health';
 import { QuotesDataModule } from '#app/quotes';
-import { SettlementModule } from '#app/settlement';
+import { PollingModule } from '#app/polling';
 import { SwapsDataModule } from '#app/swaps';
 import { WebhookDeliveryModule, WebhookOutbox, WebhooksDataModule } from '#app/webhooks';
 import { HousekeepingService } from './housekeeping.service.js';
@@ -41,7 +41,7 @@ export class PollerModule {
           leaseMs: config.webhookLeaseMs,
           batchSize: WEBHOOK_BATCH_SIZE,
         }),
-        SettlementModule.forRoot({
+        PollingModule.forRoot({
           pollIntervalMs: config.pollIntervalMs,
           testPollIntervalMs: config.testPollIntervalMs,
           leaseMs: config.leaseMs,

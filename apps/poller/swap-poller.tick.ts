@@ -8,7 +8,7 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { PollMetrics, SwapPollingService, type PollLane } from '#app/settlement';
+import { PollMetrics, SwapPollingService, type PollLane } from '#app/polling';
 import { SwapsRepository } from '#app/swaps';
 
 export interface PollerTickOptions {

@@ -6,7 +6,7 @@ import {
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { PollMetrics } from '#app/settlement';
+import { PollMetrics } from '#app/polling';
 import { WebhookDispatcher } from '#app/webhooks';
 import { SwapPollerTick } from './swap-poller.tick.js';
 

@@ -4,7 +4,7 @@ import { EventsQueryService } from './events-query.service.js';
 import { EventsRepository } from './events.repository.js';
 
 /**
- * The event store and its recorder, for the libs that record swap changes (swaps, settlement)
+ * The event store and its recorder, for the libs that record swap changes (swaps, polling)
  * and the api's feed. The app root binds the outbox (`EventRecorder.bindOutbox`), so this lib
  * never depends on the webhooks lib that consumes it.
  */

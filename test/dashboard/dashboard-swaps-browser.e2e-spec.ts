@@ -6,7 +6,7 @@ import { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
 import { feeInUsd } from '#app/domain';
 import { EventRecorder } from '#app/events';
-import { EarningsRepository } from '#app/settlement';
+import { EarningsRepository } from '#app/earnings';
 import { SWAP_CSV_FIELDS, SwapQueryService } from '#app/swaps';
 import { insertSwaps } from '../factories/swaps.js';
 import {

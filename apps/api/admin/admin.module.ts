@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '#app/accounts';
 import { PartnersModule } from '#app/partners';
-import { EarningsModule } from '#app/settlement';
+import { EarningsModule } from '#app/earnings';
 import { SwapsModule } from '#app/swaps';
 import { WebhooksModule } from '#app/webhooks';
 import { WidgetsModule } from '#app/widgets';

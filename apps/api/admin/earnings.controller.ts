@@ -1,7 +1,7 @@
 import { Controller, Get, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ErrorCode } from '#app/errors';
-import { EarningsService } from '#app/settlement';
+import { EarningsService } from '#app/earnings';
 import { AdminApi } from './admin-api.decorator.js';
 import { OrganizationIdPipe } from './admin-params.js';
 import { EarningsResponse, toEarningsView } from './dto/earnings.response.js';

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { ApiConfig } from '#app/config';
 import { MailModule } from '#app/mail';
-import { PartnerEarningsModule } from '#app/settlement';
+import { PartnerEarningsModule } from '#app/earnings';
 import { AccountsController } from './accounts/accounts.controller.js';
 import { PasswordResetController } from './accounts/password-reset.controller.js';
 import { AuditLogController } from './audit-log/audit-log.controller.js';

@@ -1,7 +1,7 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CatalogueModule } from '#app/catalogue';
 import { ProviderModule } from '#app/provider';
-import { SwapRefreshModule } from '#app/settlement';
+import { SwapRefreshModule } from '#app/polling';
 import { SwapsDataModule, SwapsModule } from '#app/swaps';
 import { PartnerApiModule } from '../auth/partner-api.module.js';
 import {

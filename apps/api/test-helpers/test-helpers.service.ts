@@ -6,7 +6,7 @@ import { isAllowedTransition, SWAP_STATUSES, type OwnerScope, type SwapStatus } 
 import { AppError, ErrorCode } from '#app/errors';
 import type { SwapEntity } from '#app/persistence';
 import { LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provider';
-import { SwapRefresher } from '#app/settlement';
+import { SwapRefresher } from '#app/polling';
 import { isSwapId, SwapQueryService, SwapsRepository, type SwapView } from '#app/swaps';
 import { SandboxControlClient, type SandboxDeposit } from './sandbox-control.client.js';
 

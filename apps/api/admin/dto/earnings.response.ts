@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { EarningsEntryEntity, PayoutEntity } from '#app/persistence';
-import type { EarningsStatement } from '#app/settlement';
+import type { EarningsStatement } from '#app/earnings';
 
 export class EarningsEntryView {
   @ApiProperty({ format: 'uuid' })

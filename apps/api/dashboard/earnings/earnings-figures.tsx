@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { EarningsSummary } from '#app/settlement';
+import type { EarningsSummary } from '#app/earnings';
 import { usd } from '../data/formats.js';
 
 /** Accrued, payable and paid in USD, and the progress to the payout threshold. */

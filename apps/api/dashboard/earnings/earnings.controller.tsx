@@ -15,7 +15,7 @@ import {
   LEDGER_KEYSET_ID,
   PayoutAddressService,
   type PayoutAddressChange,
-} from '#app/settlement';
+} from '#app/earnings';
 import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,

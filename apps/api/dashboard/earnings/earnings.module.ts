@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { PartnerEarningsModule } from '#app/settlement';
+import { PartnerEarningsModule } from '#app/earnings';
 import { DashboardCoreModule } from '../dashboard-core.module.js';
 import { DashboardEarningsController } from './earnings.controller.js';
 

@@ -1,6 +1,6 @@
 import { PAYOUT_NETWORKS, type PayoutNetwork } from '#app/domain';
 import type { KeysetPage } from '#app/persistence';
-import type { EarningsSummary, LedgerEntryView, PayoutView } from '#app/settlement';
+import type { EarningsSummary, LedgerEntryView, PayoutView } from '#app/earnings';
 import { Field, SelectField } from '../components/field.js';
 import { FormError } from '../components/flash.js';
 import { Form } from '../components/form.js';

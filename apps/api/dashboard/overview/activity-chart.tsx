@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { ActivitySeries, DailyActivity } from '#app/settlement';
+import type { ActivitySeries, DailyActivity } from '#app/earnings';
 import { usd } from '../data/formats.js';
 
 const WIDTH = 720;

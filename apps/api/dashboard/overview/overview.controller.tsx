@@ -1,6 +1,6 @@
 import { Get } from '@nestjs/common';
 import type { SignedIn } from '#app/accounts';
-import { ActivityService, EarningsService } from '#app/settlement';
+import { ActivityService, EarningsService } from '#app/earnings';
 import type { PageContext } from '../common/dashboard-request.js';
 import { AnyRole, CurrentUser, DashboardController, Page } from '../common/dashboard.decorators.js';
 import { ownerScopeOf } from '../data/owner-scope.js';

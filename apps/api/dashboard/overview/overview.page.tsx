@@ -1,5 +1,5 @@
 import type { SignedIn } from '#app/accounts';
-import type { ActivitySeries, EarningsSummary } from '#app/settlement';
+import type { ActivitySeries, EarningsSummary } from '#app/earnings';
 import { Notice } from '../components/flash.js';
 import { Layout } from '../components/layout.js';
 import { EarningsFigures } from '../earnings/earnings-figures.js';

@@ -9,7 +9,7 @@ import {
   type ProviderTransaction,
 } from '#app/provider';
 import { SwapsRepository, type RefreshedSwap } from '#app/swaps';
-import { EarningsRepository, type PendingEarnings } from './earnings.repository.js';
+import { EarningsRepository, type PendingEarnings } from '#app/earnings';
 import { PollCyclesRepository, type PollCycle } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
 import { SwapRefresher } from './swap-refresher.js';

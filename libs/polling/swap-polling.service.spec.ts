@@ -12,7 +12,7 @@ import {
 import { EventRecorder } from '#app/events';
 import type { SwapEntity } from '#app/persistence';
 import { SwapsRepository, type PolledUpdate, type RefreshedSwap } from '#app/swaps';
-import { EarningsRepository, type PendingEarnings } from './earnings.repository.js';
+import { EarningsRepository, type PendingEarnings } from '#app/earnings';
 import { PollCyclesRepository, type PollCycle } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
 import { SwapRefresher } from './swap-refresher.js';

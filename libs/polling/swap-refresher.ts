@@ -6,7 +6,7 @@ import type { SwapStatus } from '#app/domain';
 import { EventRecorder } from '#app/events';
 import type { ProviderTransaction } from '#app/provider';
 import { SwapsRepository, toSwapView, type PolledUpdate, type RefreshedSwap } from '#app/swaps';
-import { EarningsRepository, type PendingEarnings } from './earnings.repository.js';
+import { EarningsRepository, type PendingEarnings } from '#app/earnings';
 import { changesSwap, planSettlement } from './settlement-plan.js';
 
 /** What applying one provider report to one swap did. */

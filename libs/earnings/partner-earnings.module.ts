@@ -3,7 +3,7 @@ import { PartnersModule } from '#app/partners';
 import { ActivityRepository } from './activity.repository.js';
 import { ActivityService } from './activity.service.js';
 import { PayoutAddressService } from './payout-address.service.js';
-import { EarningsModule } from './settlement.module.js';
+import { EarningsModule } from './earnings.module.js';
 
 /**
  * What the partner dashboard shows of earnings and activity, and the payout address change.

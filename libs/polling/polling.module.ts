@@ -1,11 +1,10 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import { EarningsModule } from '#app/earnings';
 import { EventsModule } from '#app/events';
 import { ProviderModule, UpstreamCallListeners } from '#app/provider';
 import { RedisModule } from '#app/redis';
 import { QuotesDataModule } from '#app/quotes';
 import { SwapsDataModule } from '#app/swaps';
-import { EarningsRepository } from './earnings.repository.js';
-import { EarningsService } from './earnings.service.js';
 import { PollCyclesRepository } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
 import { SwapRefresher } from './swap-refresher.js';
@@ -15,13 +14,6 @@ import {
   type PollingOptions,
 } from './swap-polling.service.js';
 import { UsdPricer } from './usd-pricer.js';
-
-/** Earnings ledger, payouts and the operator's statement; needs no provider. */
-@Module({
-  providers: [EarningsRepository, EarningsService],
-  exports: [EarningsRepository, EarningsService],
-})
-export class EarningsModule {}
 
 /** Applies provider reports to swaps: the poller's, and those the api's test helpers ask for. */
 @Module({
@@ -47,10 +39,10 @@ export class PollMetricsModule {
  * The status poller's work: claims, provider reports, transitions, settlement and earnings.
  */
 @Module({})
-export class SettlementModule {
+export class PollingModule {
   static forRoot(options: PollingOptions): DynamicModule {
     return {
-      module: SettlementModule,
+      module: PollingModule,
       imports: [
         EarningsModule,
         PollMetricsModule,
