@@ -29,13 +29,32 @@ const DEEP_LIB = {
 };
 const leavesPackage = (levels) => ({ regex: `^${climbs(levels)}`, message: LEAVES_PACKAGE });
 
-/** `patternsAt(levels)`: what a file of `pkg` may not import, `levels` being its depth + 1. */
+/**
+ * The shared kit of unit specs (`#test/<dir>`: test/fakes, test/factories) is for specs and
+ * `test/` only; production code that imported it would build test code into `dist/`
+ * (docs/decisions.md, "A shared kit for unit specs").
+ */
+const SPECS = ['**/*.spec.ts', '**/*.spec.tsx'];
+const TEST_KIT = {
+  regex: '^#test(?:/|$)',
+  message: 'Only specs (*.spec.ts, *.spec.tsx) and test/ import the test kit (#test/<dir>).',
+};
+const restrict = (patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
+
+/**
+ * `patternsAt(levels)`: what a file of `pkg` may not import, `levels` being its depth + 1. Flat
+ * config replaces a rule's options per file, so each depth has two entries: the bounds for every
+ * file, then the bounds and `TEST_KIT` for every file but the specs.
+ */
 function bounded(pkg, ignores, patternsAt) {
-  return Array.from({ length: DEEPEST + 1 }, (_, depth) => ({
-    files: [`${pkg}/${'*/'.repeat(depth)}${depth === DEEPEST ? '**/' : ''}*.{ts,tsx}`],
-    ignores,
-    rules: { 'no-restricted-imports': ['error', { patterns: patternsAt(depth + 1) }] },
-  }));
+  return Array.from({ length: DEEPEST + 1 }, (_, depth) => {
+    const files = [`${pkg}/${'*/'.repeat(depth)}${depth === DEEPEST ? '**/' : ''}*.{ts,tsx}`];
+    const patterns = patternsAt(depth + 1);
+    return [
+      { files, ignores, rules: restrict(patterns) },
+      { files, ignores: [...ignores, ...SPECS], rules: restrict([...patterns, TEST_KIT]) },
+    ];
+  }).flat();
 }
 
 /**
@@ -98,6 +117,13 @@ const boundaries = [
     ],
   ),
 ];
+
+/** Code outside the bounded packages (bench, the SDK) may not import the test kit either. */
+const testKitOutsidePackages = {
+  files: ['**/*.{ts,tsx}'],
+  ignores: ['apps/**', 'libs/**', 'test/**', ...SPECS],
+  rules: restrict([TEST_KIT]),
+};
 
 const ONE_QUERY_STYLE =
   'Repositories write plain SQL through queryRows and EntityColumns (docs/decisions.md, "One writer per table, one query style per repository").';
@@ -177,5 +203,6 @@ export default tseslint.config(
   },
   queryStyle,
   ...boundaries,
+  testKitOutsidePackages,
   prettier,
 );

@@ -42,6 +42,7 @@ export default {
   },
   moduleNameMapper: {
     '^#app/(.*)$': '<rootDir>/libs/$1/index.ts',
+    '^#test/(.*)$': '<rootDir>/test/$1/index.ts',
     '^(\\.{1,2}/.*)\\.js$': '$1',
   },
   setupFilesAfterEnv: ['<rootDir>/test/jest.setup.ts'],
