@@ -1,5 +1,6 @@
 import type { ProviderTransaction } from '#app/provider';
 import type { PolledSwap } from '#app/swaps';
+import { providerTransaction } from '#test/factories';
 import { planSettlement } from './settlement-plan.js';
 
 function storedSwap(overrides: Partial<PolledSwap> = {}): PolledSwap {
@@ -23,31 +24,16 @@ function storedSwap(overrides: Partial<PolledSwap> = {}): PolledSwap {
   };
 }
 
+/** The provider's report of transaction tx1, 0.5 BTC to ETH, unless `overrides` say else. */
 function report(overrides: Partial<ProviderTransaction> = {}): ProviderTransaction {
-  return {
+  return providerTransaction({
     id: 'tx1',
-    status: 'waiting',
-    from: 'btc',
-    to: 'eth',
-    payinAddress: 'payin',
-    payoutAddress: 'payout',
-    refundAddress: null,
-    userMetadata: null,
     amountExpectedFrom: '0.5',
     amountExpectedTo: '10',
     networkFee: '0.001',
     rate: '20',
-    payTill: null,
-    createdAt: '2025-01-01T00:00:00.000Z',
-    payinHash: null,
-    payoutHash: null,
-    amountActualFrom: null,
-    amountActualTo: null,
-    actualNetworkFee: null,
-    moneyReceivedAt: null,
-    moneySentAt: null,
     ...overrides,
-  };
+  });
 }
 
 describe(planSettlement.name, () => {
