@@ -95,7 +95,6 @@ describe('Dashboard in a browser', () => {
       expect(await nav.getByRole('link', { name, exact: true }).count()).toBe(1);
     }
     expect(await seriousAxeFindings(page)).toEqual([]);
-    await screenshot(page, 'overview-new-organization');
 
     await page.getByRole('switch', { name: 'Test mode' }).click();
     await page.waitForURL(`${url}/partner`);
