@@ -73,6 +73,24 @@ interface FloorRedis extends Redis {
   twoCounters(ip: string, credential: string): Promise<number[]>;
 }
 
+/** As large as the public quote's answer. */
+const FLOOR_QUOTE = {
+  quote: {
+    from: 'btc',
+    to: 'eth',
+    amountFrom: '0.5',
+    amountTo: '12.04401875',
+    networkFee: '0.0006',
+    amountUserReceives: '12.04341875',
+    rate: '24.1',
+    min: '0.001',
+    max: '20',
+    rateType: 'float',
+    feeNote:
+      'The rate includes the standard 0.5% service fee. The network fee is shown separately.',
+  },
+};
+
 const FLOOR_POOL = Symbol('FLOOR_POOL');
 const FLOOR_REDIS = Symbol('FLOOR_REDIS');
 
@@ -82,6 +100,27 @@ class FloorController {
     @Inject(FLOOR_POOL) private readonly pool: pg.Pool,
     @Inject(FLOOR_REDIS) private readonly redis: FloorRedis,
   ) {}
+
+  /**
+   * The Redis-only floor, for the public quote: count the limits in one `EVALSHA` and answer a
+   * quote-sized body held in memory (the quote's reference comes from the process's cache).
+   */
+  @Get('quote')
+  async quote(@Req() req: Request): Promise<typeof FLOOR_QUOTE> {
+    await this.redis.twoCounters(`ip:${req.ip ?? ''}`, 'public-quote');
+    return FLOOR_QUOTE;
+  }
+
+  /** The list floor: count the limits, read 50 rows of a swap's width in one prepared query. */
+  @Get('rows')
+  async list(@Req() req: Request): Promise<{ rows: unknown[] }> {
+    await this.redis.twoCounters(`ip:${req.ip ?? ''}`, 'cred:list');
+    const { rows } = await this.pool.query({
+      name: 'floor-rows-page',
+      text: 'SELECT * FROM bench_floor_rows ORDER BY created_at DESC, id DESC LIMIT 50',
+    });
+    return { rows };
+  }
 
   /** What an authenticated read cannot avoid: count its limits, read one row by key, answer it. */
   @Get('rows/:id')
@@ -97,9 +136,11 @@ class FloorController {
 }
 
 /**
- * The I/O floor: bare NestJS-Express doing only the I/O an authenticated read must do, one
- * `EVALSHA` (two counters, ioredis with one defined script) and one named prepared primary-key
- * query on a plain `pg` pool against a 25-column table. No auth, no logging, no mapping.
+ * The floors: bare NestJS-Express doing only the I/O a route must do. `/rows/:id` (the I/O floor
+ * of an authenticated read): one `EVALSHA` (two counters, ioredis with one defined script) and one
+ * named prepared primary-key query on a plain `pg` pool against a 25-column table; `/rows` (the
+ * list floor): the same with one prepared query of 50 rows; `/quote` (the Redis-only floor): the
+ * `EVALSHA` alone. No auth, no logging, no mapping.
  */
 export async function startFloor(
   databaseUrl: string,
