@@ -15,7 +15,13 @@ import {
   type KeysetPageRequest,
   type KeysetPosition,
 } from '#app/persistence';
-import { ActivityService, EarningsRepository, EarningsService, PartnerEarningsModule, PayoutAddressService } from '#app/earnings';
+import {
+  ActivityService,
+  EarningsRepository,
+  EarningsService,
+  PartnerEarningsModule,
+  PayoutAddressService,
+} from '#app/earnings';
 import {
   SWAP_CSV_FIELDS,
   SwapQueryService,
