@@ -91,10 +91,23 @@ async function fire(
   }
 }
 
+/** Work wrapped around the measured run alone (a CPU profile), not the warm-up. */
+export interface MeasuredWindow {
+  open(): Promise<void>;
+  close(): Promise<void>;
+}
+
 /** A warm-up run (discarded: JIT, caches, pools), then the measured run. */
-export async function measure(scenario: Scenario, options: LoadOptions): Promise<Measurement> {
+export async function measure(
+  scenario: Scenario,
+  options: LoadOptions,
+  window?: MeasuredWindow,
+): Promise<Measurement> {
   await fire(scenario, options.connections, options.warmupSeconds);
-  const result = await fire(scenario, options.connections, options.durationSeconds);
+  await window?.open();
+  const result = await fire(scenario, options.connections, options.durationSeconds).finally(() =>
+    window?.close(),
+  );
   const statusCounts = Object.fromEntries(
     Object.entries(result.statusCodeStats ?? {}).map(([status, stats]) => [
       status,

@@ -5,7 +5,7 @@ import 'reflect-metadata';
 import { startBaseline, startFloor } from './baseline.app.js';
 import { startBenchEnvironment } from './bench.environment.js';
 import { dashboardSection, measureDashboard } from './dashboard.bench.js';
-import { measure, type LoadOptions, type Measurement, type Scenario } from './load.js';
+import { measure, type LoadOptions, type Measurement } from './load.js';
 import { measurePoller, type PollerMeasurement } from './poller.bench.js';
 import {
   DASHBOARD_SECTION,
@@ -14,6 +14,17 @@ import {
   RESULTS_FILE,
   rewriteSection,
 } from './results-file.js';
+import {
+  BARE,
+  benchScenarios,
+  FLOOR,
+  FLOOR_OF,
+  LIST,
+  QUOTE,
+  REPLAY,
+  SHORT_FLOOR,
+  SWAP_BY_ID,
+} from './scenarios.js';
 import { SUBSETS, SUBSET_SECTIONS } from './subsets.js';
 
 /**
@@ -40,28 +51,6 @@ function keptNotes(): string[] {
     return [];
   }
 }
-
-const BARE = 'bare NestJS-Express GET';
-const FLOOR = 'I/O floor (EVALSHA + prepared pg read)';
-const LIST_FLOOR = 'list floor (EVALSHA + prepared 50-row read)';
-const REDIS_FLOOR = 'Redis-only floor (EVALSHA)';
-const SWAP_BY_ID = 'GET /v1/swaps/{id}';
-const LIST = 'GET /v1/swaps?limit=50';
-const QUOTE = 'GET /v1/public/quote (cached)';
-const REPLAY = 'POST /v1/swaps (idempotent replay)';
-
-/** The floor each scenario is held to: what its route cannot avoid doing. */
-const FLOOR_OF: Record<string, string> = {
-  [LIST_FLOOR]: LIST_FLOOR,
-  [REDIS_FLOOR]: REDIS_FLOOR,
-  [LIST]: LIST_FLOOR,
-  [QUOTE]: REDIS_FLOOR,
-};
-const SHORT_FLOOR: Record<string, string> = {
-  [FLOOR]: 'I/O',
-  [LIST_FLOOR]: 'list',
-  [REDIS_FLOOR]: 'Redis-only',
-};
 
 /** One scenario over the rounds: medians of its figures and of its per-round ratios. */
 interface Summary {
@@ -229,80 +218,7 @@ async function main(): Promise<void> {
   const env = await startBenchEnvironment(CREDENTIALS);
   const floor = await startFloor(env.databaseUrl, env.redisUrl, env.redisPrefix, CREDENTIALS);
   try {
-    const swapBody = JSON.stringify(env.swapBody);
-    const scenarios: Scenario[] = [
-      {
-        name: BARE,
-        baseUrl: baseline.url,
-        method: 'GET',
-        requests: env.credentials.map((c) => ({
-          path: '/',
-          headers: { authorization: c.authorization },
-        })),
-      },
-      {
-        name: FLOOR,
-        baseUrl: floor.url,
-        method: 'GET',
-        requests: env.credentials.map((c, i) => ({
-          path: `/rows/row${i}`,
-          headers: { authorization: c.authorization },
-        })),
-      },
-      {
-        name: LIST_FLOOR,
-        baseUrl: floor.url,
-        method: 'GET',
-        requests: env.credentials.map((c) => ({
-          path: '/rows',
-          headers: { authorization: c.authorization },
-        })),
-      },
-      {
-        name: REDIS_FLOOR,
-        baseUrl: floor.url,
-        method: 'GET',
-        requests: [{ path: '/quote', headers: {} }],
-      },
-      {
-        name: SWAP_BY_ID,
-        baseUrl: env.apiUrl,
-        method: 'GET',
-        requests: env.credentials.map((c) => ({
-          path: `/v1/swaps/${c.swapId}`,
-          headers: { authorization: c.authorization },
-        })),
-      },
-      {
-        name: LIST,
-        baseUrl: env.apiUrl,
-        method: 'GET',
-        requests: env.credentials.map((c) => ({
-          path: '/v1/swaps?limit=50',
-          headers: { authorization: c.authorization },
-        })),
-      },
-      {
-        name: QUOTE,
-        baseUrl: env.apiUrl,
-        method: 'GET',
-        requests: [{ path: '/v1/public/quote?from=btc&to=eth&amount=0.5', headers: {} }],
-      },
-      {
-        name: REPLAY,
-        baseUrl: env.apiUrl,
-        method: 'POST',
-        body: swapBody,
-        requests: env.credentials.map((c) => ({
-          path: '/v1/swaps',
-          headers: {
-            authorization: c.authorization,
-            'content-type': 'application/json',
-            'idempotency-key': c.idempotencyKey,
-          },
-        })),
-      },
-    ];
+    const scenarios = benchScenarios(env, baseline.url, floor.url);
     const rounds = new Map<string, Measurement[]>(scenarios.map((s) => [s.name, []]));
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const scenario of scenarios) {

@@ -4,6 +4,7 @@ import {
   memorySection,
   memoryWarmupSeconds,
 } from './memory.bench.js';
+import { PROFILED_ROUTES, profileLines, profileRoutes } from './profile.bench.js';
 import {
   MEMORY_SECTION,
   rewriteSection,
@@ -72,7 +73,21 @@ async function memoryOnly(args: string[]): Promise<void> {
   report(MEMORY_SECTION, memorySection(await measureMemory(seconds)));
 }
 
+/**
+ * `npm run bench -- profile [route …]`: a CPU profile of each api route of the read bench (all
+ * four unless named, e.g. "GET /v1/public/quote (cached)") under its load, summarized by self
+ * time; the profiles are written to the temporary directory for a flame graph viewer.
+ */
+async function profileOnly(args: string[]): Promise<void> {
+  const names = args.length > 0 ? args : PROFILED_ROUTES;
+  write(`bench: profiling ${names.join(', ')}…`);
+  for (const line of profileLines(await profileRoutes(names))) {
+    write(line);
+  }
+}
+
 export const SUBSETS: Record<string, (args: string[]) => Promise<void>> = {
   webhooks: webhooksOnly,
   memory: memoryOnly,
+  profile: profileOnly,
 };
