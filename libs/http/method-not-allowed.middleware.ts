@@ -7,6 +7,15 @@ interface KnownPath {
   methods: Set<string>;
 }
 
+/**
+ * The app's routes, and for each method one pattern of every path serving it: a request whose
+ * method its path serves (nearly all) costs one regular expression, not one per route.
+ */
+interface KnownRoutes {
+  paths: KnownPath[];
+  servedBy: Map<string, RegExp>;
+}
+
 /** What Express 5 keeps of a route: its path and `methods` (absent from its published types). */
 interface ExpressRoute {
   path: unknown;
@@ -17,19 +26,18 @@ interface RouterLike {
   stack: { route?: unknown }[];
 }
 
-/** `/v1/swaps/:id` → `^/v1/swaps/[^/]+$`: routes are literal segments and named parameters. */
-function patternOf(path: string): RegExp {
-  const source = path
+/** `/v1/swaps/:id` → `/v1/swaps/[^/]+`: routes are literal segments and named parameters. */
+function sourceOf(path: string): string {
+  return path
     .split('/')
     .map((segment) =>
       segment.startsWith(':') ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
     )
     .join('/');
-  return new RegExp(`^${source}$`);
 }
 
 /** The app's routes grouped by path, read from the Express router once every route is mounted. */
-function knownPaths(router: RouterLike): KnownPath[] {
+function knownRoutes(router: RouterLike): KnownRoutes {
   const byPath = new Map<string, Set<string>>();
   for (const layer of router.stack) {
     const route = layer.route as ExpressRoute | undefined;
@@ -44,13 +52,25 @@ function knownPaths(router: RouterLike): KnownPath[] {
     }
     byPath.set(route.path, methods);
   }
-  return [...byPath.entries()].map(([path, methods]) => {
+  const sourcesByMethod = new Map<string, string[]>();
+  const paths = [...byPath.entries()].map(([path, methods]) => {
     // Express answers HEAD with the GET route.
     if (methods.has('GET')) {
       methods.add('HEAD');
     }
-    return { pattern: patternOf(path), methods };
+    const source = sourceOf(path);
+    for (const method of methods) {
+      sourcesByMethod.set(method, [...(sourcesByMethod.get(method) ?? []), source]);
+    }
+    return { pattern: new RegExp(`^${source}$`), methods };
   });
+  const servedBy = new Map(
+    [...sourcesByMethod.entries()].map(([method, sources]) => [
+      method,
+      new RegExp(`^(?:${sources.join('|')})$`),
+    ]),
+  );
+  return { paths, servedBy };
 }
 
 /**
@@ -60,11 +80,15 @@ function knownPaths(router: RouterLike): KnownPath[] {
  * listening, after this middleware.
  */
 export function rejectUnsupportedMethods(router: () => RouterLike): RequestHandler {
-  let paths: KnownPath[] | null = null;
+  let routes: KnownRoutes | null = null;
   return (req: Request, res: Response, next: NextFunction): void => {
-    paths ??= knownPaths(router());
-    const matching = paths.filter(({ pattern }) => pattern.test(req.path));
-    if (matching.length === 0 || matching.some(({ methods }) => methods.has(req.method))) {
+    routes ??= knownRoutes(router());
+    if (routes.servedBy.get(req.method)?.test(req.path)) {
+      next();
+      return;
+    }
+    const matching = routes.paths.filter(({ pattern }) => pattern.test(req.path));
+    if (matching.length === 0) {
       next();
       return;
     }
