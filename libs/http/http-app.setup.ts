@@ -2,9 +2,9 @@ import { Logger } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import helmet from 'helmet';
-import { pinoHttp } from 'pino-http';
 import type { Logger as Pino } from 'pino';
 import { AllExceptionsFilter, handleHttpError, type BeforeErrorHook } from '#app/errors';
+import { accessLog } from './access-log.middleware.js';
 import { answerClientErrorsWithEnvelope } from './client-error.handler.js';
 import { jsonBodyParser, requireJsonContentType } from './json-body.middleware.js';
 import { rejectUnsupportedMethods } from './method-not-allowed.middleware.js';
@@ -106,21 +106,11 @@ export function configureHttpApp(app: NestExpressApplication, options: HttpAppOp
   answerClientErrorsWithEnvelope(app.getHttpServer());
   applyServerTimeouts(app.getHttpServer(), options.timeouts);
   app.set('trust proxy', options.trustProxyHops ?? 0);
-  const accessLog = pinoHttp({
-    logger: options.logger,
-    genReqId: (req) => String(req.headers['x-request-id']),
-    customLogLevel: (_req, res, err) =>
-      err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info',
-    serializers: {
-      req: (req: { method: string; url: string }) => ({ method: req.method, url: req.url }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  });
   app.use(
     inSequence([
       responseHeaders(),
       // Before anything that may answer on its own (limits, body rules): every request gets its line.
-      accessLog,
+      accessLog(options.logger),
       ...(options.beforeBody ?? []),
       rejectUnsupportedMethods(() => app.getHttpAdapter().getInstance().router),
       requireJsonContentType,
