@@ -2,15 +2,13 @@ import { writeFileSync } from 'node:fs';
 import { Session, type Profiler, type Runtime } from 'node:inspector/promises';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
-import { startFloor } from './baseline.app.js';
 import { startBenchEnvironment } from './bench.environment.js';
 import { measure, type Measurement, type MeasuredWindow } from './load.js';
-import { benchScenarios, LIST, QUOTE, REPLAY, SWAP_BY_ID } from './scenarios.js';
+import { apiScenarios, BENCH_CREDENTIALS, LIST, QUOTE, REPLAY, SWAP_BY_ID } from './scenarios.js';
 
 /** The api's routes a profile is taken of, in the read bench's own load. */
 export const PROFILED_ROUTES = [SWAP_BY_ID, LIST, QUOTE, REPLAY];
 export const PROFILE_DEFAULTS = { connections: 32, warmupSeconds: 1, durationSeconds: 6 };
-const CREDENTIALS = 300;
 
 /** What a sample's frame is counted under: a package, a part of ours, a part of Node. */
 function owner(frame: Runtime.CallFrame): string {
@@ -87,19 +85,18 @@ function profiler(session: Session, done: (profile: Profiler.Profile) => void): 
 
 /**
  * Each route of `names` under the read bench's load (its seeded api, 32 connections), with the
- * main thread profiled while it is measured: the api, the sandbox and the floors share that thread,
- * and the load generator runs in a worker, so the profile is the server's work.
+ * main thread profiled while it is measured: the api and the sandbox share that thread, and the
+ * load generator runs in a worker, so the profile is the server's work.
  */
 export async function profileRoutes(
   names: string[],
   options = PROFILE_DEFAULTS,
 ): Promise<RouteProfile[]> {
-  const env = await startBenchEnvironment(CREDENTIALS);
-  const floor = await startFloor(env.databaseUrl, env.redisUrl, env.redisPrefix, CREDENTIALS);
+  const env = await startBenchEnvironment(BENCH_CREDENTIALS);
   const session = new Session();
   session.connect();
   try {
-    const scenarios = benchScenarios(env, floor.url, floor.url);
+    const scenarios = apiScenarios(env);
     const profiles: RouteProfile[] = [];
     for (const name of names) {
       const scenario = scenarios.find((s) => s.name === name);
@@ -122,7 +119,6 @@ export async function profileRoutes(
     return profiles;
   } finally {
     session.disconnect();
-    await floor.close();
     await env.close();
   }
 }

@@ -16,6 +16,7 @@ import {
 } from './results-file.js';
 import {
   BARE,
+  BENCH_CREDENTIALS,
   benchScenarios,
   FLOOR,
   FLOOR_OF,
@@ -27,11 +28,6 @@ import {
 } from './scenarios.js';
 import { SUBSETS, SUBSET_SECTIONS } from './subsets.js';
 
-/**
- * Enough credentials that none reaches 30 requests/s (the per-credential limit) below ~9000
- * requests/s; each also owns one seeded swap and one idempotency key to replay.
- */
-const CREDENTIALS = 300;
 const OPTIONS: LoadOptions = { connections: 32, durationSeconds: 3, warmupSeconds: 1 };
 /**
  * Every scenario runs once per round, rounds one after the other. On a shared machine the load
@@ -214,9 +210,11 @@ async function main(): Promise<void> {
       `${OPTIONS.warmupSeconds} s warm-up + ${OPTIONS.durationSeconds} s per scenario`,
   );
   const baseline = await startBaseline();
-  write(`bench: seeding ${CREDENTIALS} credentials and swaps (paced by the 10/s upstream cap)…`);
-  const env = await startBenchEnvironment(CREDENTIALS);
-  const floor = await startFloor(env.databaseUrl, env.redisUrl, env.redisPrefix, CREDENTIALS);
+  write(
+    `bench: seeding ${BENCH_CREDENTIALS} credentials and swaps (paced by the 10/s upstream cap)…`,
+  );
+  const env = await startBenchEnvironment(BENCH_CREDENTIALS);
+  const floor = await startFloor(env.databaseUrl, env.redisUrl, env.redisPrefix, BENCH_CREDENTIALS);
   try {
     const scenarios = benchScenarios(env, baseline.url, floor.url);
     const rounds = new Map<string, Measurement[]>(scenarios.map((s) => [s.name, []]));
@@ -276,7 +274,7 @@ async function main(): Promise<void> {
       'Each ratio is taken within a round (against that round’s bare Nest and floors); the table',
       'shows the median of the rounds for every figure and ratio, and the rounds follow it.',
       `The api logs every request at info (to /dev/null), trusts one proxy hop and each request`,
-      `carries its own \`X-Forwarded-For\`; requests rotate over ${CREDENTIALS} credentials of one`,
+      `carries its own \`X-Forwarded-For\`; requests rotate over ${BENCH_CREDENTIALS} credentials of one`,
       'organization, so no production limit is loosened and none is reached (429s would be counted',
       'below as non-2xx).',
       '',
