@@ -6,8 +6,12 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { accessLog } from './access-log.middleware.js';
 
-/** An Express app behind the access log, and the lines the log writes. */
-function loggedApp(): { app: express.Express; lines: Record<string, unknown>[] } {
+/** An Express app behind the access log, the lines the log writes, and `/slow` being served. */
+function loggedApp(): {
+  app: express.Express;
+  lines: Record<string, unknown>[];
+  slowServed: Promise<void>;
+} {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -26,8 +30,10 @@ function loggedApp(): { app: express.Express; lines: Record<string, unknown>[] }
   app.get('/broken', (_req, res) => {
     res.status(500).json({ error: 'internal' });
   });
-  app.get('/slow', () => undefined);
-  return { app, lines };
+  let served = (): void => undefined;
+  const slowServed = new Promise<void>((resolve) => (served = resolve));
+  app.get('/slow', () => served());
+  return { app, lines, slowServed };
 }
 
 describe(accessLog.name, () => {
@@ -64,14 +70,14 @@ describe(accessLog.name, () => {
   });
 
   it('writes "request aborted" once when the client leaves before the answer', async () => {
-    const { app, lines } = loggedApp();
+    const { app, lines, slowServed } = loggedApp();
     const server = app.listen(0, '127.0.0.1');
     await new Promise((resolve) => server.once('listening', resolve));
     const { port } = server.address() as AddressInfo;
     const client = httpRequest({ host: '127.0.0.1', port, path: '/slow' });
     client.on('error', () => undefined);
     client.end();
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await slowServed;
     client.destroy();
     const until = Date.now() + 5_000;
     while (lines.length === 0 && Date.now() < until) {

@@ -1,14 +1,6 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { Logger as Pino } from 'pino';
 
-/** An access line's level: error for 5xx or a failed response, warn for 4xx, info below. */
-function levelOf(statusCode: number, failed: boolean): 'error' | 'warn' | 'info' {
-  if (failed || statusCode >= 500) {
-    return 'error';
-  }
-  return statusCode >= 400 ? 'warn' : 'info';
-}
-
 /**
  * One access line per request, written when its response finishes, closes or fails:
  * `{req: {method, url}, res: {statusCode}, responseTime}` with "request completed" (or "request
@@ -26,17 +18,15 @@ export function accessLog(logger: Pino): RequestHandler {
       res.off('error', complete);
       const { statusCode } = res;
       const responseTime = Date.now() - started;
-      const failed = error !== undefined || statusCode >= 500;
-      const level = levelOf(statusCode, error !== undefined);
-      if (failed) {
+      if (error !== undefined || statusCode >= 500) {
         const message =
           error instanceof Error ? error.message : `failed with status code ${statusCode}`;
         // The failure as an Error for pino's serializer, without a stack: the line is the request's.
         const err = Object.assign(new Error(message), { stack: undefined });
-        logger[level]({ req: line, res: { statusCode }, err, responseTime }, 'request errored');
+        logger.error({ req: line, res: { statusCode }, err, responseTime }, 'request errored');
         return;
       }
-      logger[level](
+      logger[statusCode >= 400 ? 'warn' : 'info'](
         { req: line, res: { statusCode }, responseTime },
         !req.readableAborted && res.writableEnded ? 'request completed' : 'request aborted',
       );
