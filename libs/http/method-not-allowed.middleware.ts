@@ -60,7 +60,9 @@ function knownRoutes(router: RouterLike): KnownRoutes {
     }
     const source = sourceOf(path);
     for (const method of methods) {
-      sourcesByMethod.set(method, [...(sourcesByMethod.get(method) ?? []), source]);
+      const sources = sourcesByMethod.get(method) ?? [];
+      sources.push(source);
+      sourcesByMethod.set(method, sources);
     }
     return { pattern: new RegExp(`^${source}$`), methods };
   });
