@@ -178,9 +178,27 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
          WHERE key = $1`,
         [key],
       );
+      // Redis's copy of the key ends a minute before its row: the 25 hours pass for it too.
+      const redis = new Redis(testRedisUrl());
+      const copies = await redis.keys(`*idem:*:${key}`);
+      expect(copies).toHaveLength(1);
+      await redis.del(...copies);
+      redis.disconnect();
       const second = await createSwap(body, key).expect(201);
       expect(second.headers['idempotent-replayed']).toBeUndefined();
       expect(second.body.swap.id).not.toBe(first.body.swap.id);
+    });
+
+    it('keeps a completed key in Redis for no longer than its 24 h window', async () => {
+      const key = randomUUID();
+      await createSwap(floatBody(), key).expect(201);
+      const redis = new Redis(testRedisUrl());
+      const [copy] = await redis.keys(`*idem:*:${key}`);
+      const ttlMs = await redis.pttl(copy);
+      redis.disconnect();
+      const hour = 60 * 60 * 1000;
+      expect(ttlMs).toBeGreaterThan(23 * hour);
+      expect(ttlMs).toBeLessThanOrEqual(24 * hour - 60_000);
     });
 
     it('still replays after Redis is flushed', async () => {

@@ -52,6 +52,13 @@ export interface KeyValueStore {
   set(key: string, value: string, ttlMs: number): Promise<void>;
   del(key: string): Promise<void>;
   /**
+   * Sets the key to `value` for `ttlMs` when it holds nothing, atomically; answers what the key
+   * holds afterwards (`value` when this call set it, else what another had put there).
+   */
+  claim(key: string, value: string, ttlMs: number): Promise<string>;
+  /** Deletes the key only while it still holds `value` (a lock given back by its own holder). */
+  deleteIf(key: string, value: string): Promise<void>;
+  /**
    * Admits one hit against every key, each in its own sliding window, atomically, in one round
    * trip: counted in all when every window has room for it, in none otherwise. A refused hit is
    * not counted, so a client that keeps retrying past a limit still gets the limit's worth.

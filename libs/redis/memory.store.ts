@@ -41,6 +41,22 @@ export class MemoryStore implements KeyValueStore {
     return Promise.resolve();
   }
 
+  claim(key: string, value: string, ttlMs: number): Promise<string> {
+    const held = this.live(key)?.value;
+    if (held !== undefined) {
+      return Promise.resolve(held);
+    }
+    this.entries.set(key, { value, expiresAt: Date.now() + ttlMs });
+    return Promise.resolve(value);
+  }
+
+  deleteIf(key: string, value: string): Promise<void> {
+    if (this.live(key)?.value === value) {
+      this.entries.delete(key);
+    }
+    return Promise.resolve();
+  }
+
   /** The same sliding windows as the Redis script: counted in all or, when refused, in none. */
   hitMany(entries: readonly WindowHit[]): Promise<WindowCount[]> {
     const now = Date.now();

@@ -43,6 +43,18 @@ if admit then
 end
 return out`;
 
+/** `KeyValueStore.claim`: SET NX that answers the value the key holds either way. */
+const CLAIM_SCRIPT = `
+local held = redis.call('GET', KEYS[1])
+if held then return held end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return ARGV[1]`;
+
+/** `KeyValueStore.deleteIf`: compare and delete. */
+const DELETE_IF_SCRIPT = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0`;
+
 /**
  * GCRA (see `KeyValueStore.reserveSlot`), with a floor (ARGV[3] ms from now) and, with a second
  * key, a share: the sorted set of that share's slots still to start, at most ARGV[4] of them.
@@ -116,6 +128,14 @@ export class RedisStore implements KeyValueStore {
 
   async del(key: string): Promise<void> {
     await this.client.del(key);
+  }
+
+  async claim(key: string, value: string, ttlMs: number): Promise<string> {
+    return (await this.script(CLAIM_SCRIPT, [key], [value, ttlMs])) as string;
+  }
+
+  async deleteIf(key: string, value: string): Promise<void> {
+    await this.script(DELETE_IF_SCRIPT, [key], [value]);
   }
 
   async hitMany(entries: readonly WindowHit[]): Promise<WindowCount[]> {

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
-import type { OwnerScope } from '#app/domain';
-import { EntityColumns, PreparedReads, SwapEntity } from '#app/persistence';
-import { SWAP_VIEW_FIELDS, type SwapViewRow } from './swap.view.js';
+import type { SwapView } from './swap.view.js';
 
 /**
  * What was sent upstream for a key, so a lost answer can be reconciled (docs/decisions.md, "Lost
@@ -21,26 +19,37 @@ export interface UpstreamAttempt {
   fixedRateId: string | null;
 }
 
+/**
+ * A completed key: the swap it created, the answer its creation gave (null for a key completed
+ * before answers were stored), and the end of its 24 h window.
+ */
+export interface CompletedKey {
+  swapId: string;
+  response: SwapView | null;
+  expiresAt: Date;
+}
+
 export type Reservation =
-  | { outcome: 'acquired'; id: string; previousAttempt: UpstreamAttempt | null }
-  | { outcome: 'replay'; swapId: string }
+  | {
+      outcome: 'acquired';
+      id: string;
+      previousAttempt: UpstreamAttempt | null;
+      expiresAt: Date;
+    }
+  | ({ outcome: 'replay' } & CompletedKey)
   | { outcome: 'mismatch' }
   | { outcome: 'busy' };
 
-interface ExistingKeyRow {
+interface KeyRow {
   id: string;
   fingerprint: string;
   state: string;
   swap_id: string | null;
+  response: SwapView | null;
   upstream_attempt: UpstreamAttempt | null;
+  expires_at: Date;
   expired: boolean;
   locked: boolean;
-}
-
-/** A completed key's fingerprint and the swap it created (null: not the asking owner's). */
-export interface CompletedKey {
-  fingerprint: string;
-  swap: SwapViewRow | null;
 }
 
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
@@ -52,42 +61,7 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
  */
 @Injectable()
 export class IdempotencyRepository {
-  private readonly prepared: PreparedReads;
-  /** A completed, unexpired key of a credential with its swap if that is the owner's (else nulls). */
-  private readonly replaySql: string;
-
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
-    this.prepared = new PreparedReads(dataSource);
-    const view = new EntityColumns(dataSource, SwapEntity).select('s', SWAP_VIEW_FIELDS, {
-      iso: true,
-    });
-    this.replaySql = `SELECT k.fingerprint AS "keyFingerprint", ${view}
-        FROM idempotency_keys k
-        LEFT JOIN swaps s ON s.id = k.swap_id AND s.organization_id = $3 AND s.livemode = $4
-       WHERE k.credential_id = $1 AND k.key = $2 AND k.state = 'completed' AND k.expires_at > now()`;
-  }
-
-  /**
-   * A retry's answer in one read, a prepared statement: the credential's completed, unexpired key
-   * with the swap it created, as a partner reads it (null: no such key yet).
-   */
-  async findCompleted(
-    credentialId: string,
-    key: string,
-    owner: OwnerScope,
-  ): Promise<CompletedKey | null> {
-    const rows = await this.prepared.rows<SwapViewRow & { keyFingerprint: string }>(
-      'swap-view-of-completed-key',
-      this.replaySql,
-      [credentialId, key, owner.organizationId, owner.livemode],
-    );
-    const row = rows[0];
-    if (!row) {
-      return null;
-    }
-    const { keyFingerprint, ...swap } = row;
-    return { fingerprint: keyFingerprint, swap: swap.id === null ? null : swap };
-  }
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /** Claims the key for one creation attempt, or says why this request may not create. */
   async reserve(
@@ -103,7 +77,7 @@ export class IdempotencyRepository {
     for (let attempt = 0; attempt < 3; attempt += 1) {
       const inserted = await this.insert(credentialId, key, fingerprint, lockMs);
       if (inserted) {
-        return { outcome: 'acquired', id: inserted, previousAttempt: null };
+        return { outcome: 'acquired', ...inserted, previousAttempt: null };
       }
       const decided = await this.dataSource.transaction((manager) =>
         this.decideExisting(manager, credentialId, key, fingerprint, lockMs),
@@ -121,17 +95,19 @@ export class IdempotencyRepository {
     key: string,
     fingerprint: string,
   ): Promise<Reservation | null> {
-    const rows = await this.dataSource.query<{ swap_id: string; fingerprint: string }[]>(
-      `SELECT swap_id, fingerprint FROM idempotency_keys
+    const rows = await this.dataSource.query<
+      Pick<KeyRow, 'swap_id' | 'fingerprint' | 'response' | 'expires_at'>[]
+    >(
+      `SELECT swap_id, fingerprint, response, expires_at FROM idempotency_keys
         WHERE credential_id = $1 AND key = $2 AND state = 'completed' AND expires_at > now()`,
       [credentialId, key],
     );
     const row = rows[0];
-    if (!row) {
+    if (!row?.swap_id) {
       return null;
     }
     return row.fingerprint === fingerprint
-      ? { outcome: 'replay', swapId: row.swap_id }
+      ? replayOf({ ...row, swap_id: row.swap_id })
       : { outcome: 'mismatch' };
   }
 
@@ -142,11 +118,13 @@ export class IdempotencyRepository {
     ]);
   }
 
-  async complete(manager: EntityManager, id: string, swapId: string): Promise<void> {
+  /** Completes the key with the swap it created and the answer that creation gives. */
+  async complete(manager: EntityManager, id: string, response: SwapView): Promise<void> {
     await manager.query(
-      `UPDATE idempotency_keys SET state = 'completed', swap_id = $2, locked_until = NULL
+      `UPDATE idempotency_keys
+          SET state = 'completed', swap_id = $2, response = $3, locked_until = NULL
         WHERE id = $1`,
-      [id, swapId],
+      [id, response.id, response],
     );
   }
 
@@ -194,15 +172,16 @@ export class IdempotencyRepository {
     key: string,
     fingerprint: string,
     lockMs: number,
-  ): Promise<string | null> {
-    const rows = await this.dataSource.query<{ id: string }[]>(
+  ): Promise<{ id: string; expiresAt: Date } | null> {
+    const rows = await this.dataSource.query<Pick<KeyRow, 'id' | 'expires_at'>[]>(
       `INSERT INTO idempotency_keys (credential_id, key, fingerprint, state, locked_until, expires_at)
        VALUES ($1, $2, $3, 'pending', now() + $4 * interval '1 millisecond', now() + $5 * interval '1 millisecond')
        ON CONFLICT (credential_id, key) DO NOTHING
-       RETURNING id`,
+       RETURNING id, expires_at`,
       [credentialId, key, fingerprint, lockMs, IDEMPOTENCY_WINDOW_MS],
     );
-    return rows[0]?.id ?? null;
+    const row = rows[0];
+    return row ? { id: row.id, expiresAt: row.expires_at } : null;
   }
 
   private async decideExisting(
@@ -212,8 +191,8 @@ export class IdempotencyRepository {
     fingerprint: string,
     lockMs: number,
   ): Promise<Reservation | null> {
-    const rows = await manager.query<ExistingKeyRow[]>(
-      `SELECT id, fingerprint, state, swap_id, upstream_attempt,
+    const rows = await manager.query<KeyRow[]>(
+      `SELECT id, fingerprint, state, swap_id, response, upstream_attempt, expires_at,
               expires_at <= now() AS expired, coalesce(locked_until > now(), false) AS locked
          FROM idempotency_keys WHERE credential_id = $1 AND key = $2 FOR UPDATE`,
       [credentialId, key],
@@ -224,24 +203,40 @@ export class IdempotencyRepository {
     }
     const relock = `locked_until = now() + $2 * interval '1 millisecond'`;
     if (row.expired) {
-      await manager.query(
+      const renewed = await manager.query<[Pick<KeyRow, 'expires_at'>[], number]>(
         `UPDATE idempotency_keys SET fingerprint = $3, state = 'pending', swap_id = NULL,
-           upstream_attempt = NULL, created_at = now(), ${relock},
-           expires_at = now() + $4 * interval '1 millisecond' WHERE id = $1`,
+           response = NULL, upstream_attempt = NULL, created_at = now(), ${relock},
+           expires_at = now() + $4 * interval '1 millisecond' WHERE id = $1
+         RETURNING expires_at`,
         [row.id, lockMs, fingerprint, IDEMPOTENCY_WINDOW_MS],
       );
-      return { outcome: 'acquired', id: row.id, previousAttempt: null };
+      const expiresAt = renewed[0][0].expires_at;
+      return { outcome: 'acquired', id: row.id, previousAttempt: null, expiresAt };
     }
     if (row.fingerprint !== fingerprint) {
       return { outcome: 'mismatch' };
     }
     if (row.state === 'completed' && row.swap_id) {
-      return { outcome: 'replay', swapId: row.swap_id };
+      return replayOf({ ...row, swap_id: row.swap_id });
     }
     if (row.locked) {
       return { outcome: 'busy' };
     }
     await manager.query(`UPDATE idempotency_keys SET ${relock} WHERE id = $1`, [row.id, lockMs]);
-    return { outcome: 'acquired', id: row.id, previousAttempt: row.upstream_attempt };
+    return {
+      outcome: 'acquired',
+      id: row.id,
+      previousAttempt: row.upstream_attempt,
+      expiresAt: row.expires_at,
+    };
   }
+}
+
+function replayOf(row: Pick<KeyRow, 'response' | 'expires_at'> & { swap_id: string }): Reservation {
+  return {
+    outcome: 'replay',
+    swapId: row.swap_id,
+    response: row.response,
+    expiresAt: row.expires_at,
+  };
 }

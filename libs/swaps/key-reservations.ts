@@ -1,8 +1,11 @@
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Inject, Injectable } from '@nestjs/common';
 import { AppError, ErrorCode } from '#app/errors';
 import { PARTNER_MAX_GATE_WAIT_MS } from '#app/rate-limit';
 import { IdempotencyRepository, type Reservation } from './idempotency.repository.js';
+import { KeyCache, type KeyLock } from './key-cache.js';
+import type { SwapView } from './swap.view.js';
 
 export interface SwapCreationOptions {
   /** `PROVIDER_TIMEOUT_MS`: the longest one upstream call may take. */
@@ -35,18 +38,21 @@ export function keyLockMs(providerTimeoutMs: number): number {
 const DUPLICATE_WAIT_MS = 10_000;
 const DUPLICATE_POLL_MS = 100;
 
-/** A key this request may create with, or the swap an earlier request created with it. */
-export type Claim = Extract<Reservation, { outcome: 'acquired' | 'replay' }>;
+/** A key this request may create with (and its hold in Redis), or the answer of an earlier one. */
+export type AcquiredKey = Extract<Reservation, { outcome: 'acquired' }> & { lock: KeyLock };
+export type Claim = AcquiredKey | { outcome: 'replay'; swapId: string; response: SwapView | null };
 
 /**
- * The Idempotency-Key of one creation: claimed in Postgres before anything goes upstream, waited
- * for while another request holds it, and after a failure either kept for the retry that must
- * settle its attempt or given back.
+ * The Idempotency-Key of one creation: claimed in Redis, then in Postgres, before anything goes
+ * upstream; waited for while another request holds it; after a failure either kept for the retry
+ * that must settle its attempt or given back. A completed key is answered from Redis in one round
+ * trip; whenever Redis lacks it, Postgres decides (docs/decisions.md, "Idempotency keys").
  */
 @Injectable()
 export class KeyReservations {
   constructor(
     private readonly idempotency: IdempotencyRepository,
+    private readonly cache: KeyCache,
     @Inject(SWAP_CREATION_OPTIONS) private readonly options: SwapCreationOptions,
   ) {}
 
@@ -56,46 +62,78 @@ export class KeyReservations {
    * `idempotency_key_in_use`).
    */
   async claim(credentialId: string, key: string, fingerprint: string): Promise<Claim> {
+    const lock: KeyLock = { credentialId, key, token: randomUUID() };
+    const lockMs = keyLockMs(this.options.providerTimeoutMs);
     const deadline = Date.now() + DUPLICATE_WAIT_MS;
     for (;;) {
-      const reservation = await this.idempotency.reserve(
-        credentialId,
-        key,
-        fingerprint,
-        keyLockMs(this.options.providerTimeoutMs),
-      );
-      switch (reservation.outcome) {
-        case 'acquired':
-        case 'replay':
-          return reservation;
-        case 'mismatch':
-          throw new AppError(
-            ErrorCode.IdempotencyKeyMismatch,
-            'This Idempotency-Key was used with a different request body. Use a new key.',
-            { param: 'Idempotency-Key' },
-          );
-        case 'busy':
-          if (Date.now() >= deadline) {
-            throw new AppError(
-              ErrorCode.IdempotencyKeyInUse,
-              'A request with this Idempotency-Key is still in progress. Retry shortly with the same key.',
-              { param: 'Idempotency-Key' },
-            );
-          }
+      const cached = await this.cache.claim(lock, fingerprint, lockMs);
+      if (cached.state === 'completed' || cached.state === 'held') {
+        if (cached.fingerprint !== fingerprint) {
+          throw mismatch();
+        }
+        if (cached.state === 'completed') {
+          return { outcome: 'replay', swapId: cached.swap.id, response: cached.swap };
+        }
+        if (Date.now() < deadline) {
           await sleep(DUPLICATE_POLL_MS);
+          continue;
+        }
       }
+      const reservation = await this.idempotency.reserve(credentialId, key, fingerprint, lockMs);
+      if (reservation.outcome === 'acquired') {
+        return { ...reservation, lock };
+      }
+      if (reservation.outcome === 'replay') {
+        if (reservation.response) {
+          await this.cache.complete(
+            lock,
+            { fingerprint, swap: reservation.response },
+            reservation.expiresAt,
+          );
+        }
+        return reservation;
+      }
+      if (reservation.outcome === 'busy' && Date.now() < deadline) {
+        await sleep(DUPLICATE_POLL_MS);
+        continue;
+      }
+      await this.cache.release(lock, fingerprint);
+      throw reservation.outcome === 'mismatch' ? mismatch() : inUse();
     }
+  }
+
+  /** After the creation is stored: its answer, for every retry to replay from Redis. */
+  async completed(claim: AcquiredKey, swap: SwapView, fingerprint: string): Promise<void> {
+    await this.cache.complete(claim.lock, { fingerprint, swap }, claim.expiresAt);
   }
 
   /**
    * After a failed creation: a key holding an attempt that may have reached the provider stays,
-   * unlocked, for the next retry to settle (true); any other key is given back (false).
+   * unlocked, for the next retry to settle (true); any other key is given back (false). Either
+   * way the hold in Redis is given back, so the retry reaches Postgres at once.
    */
-  async keepForRetry(reservationId: string): Promise<boolean> {
-    if (await this.idempotency.unlockForReconciliation(reservationId)) {
-      return true;
+  async keepForRetry(claim: AcquiredKey, fingerprint: string): Promise<boolean> {
+    const kept = await this.idempotency.unlockForReconciliation(claim.id);
+    if (!kept) {
+      await this.idempotency.release(claim.id);
     }
-    await this.idempotency.release(reservationId);
-    return false;
+    await this.cache.release(claim.lock, fingerprint);
+    return kept;
   }
+}
+
+function mismatch(): AppError {
+  return new AppError(
+    ErrorCode.IdempotencyKeyMismatch,
+    'This Idempotency-Key was used with a different request body. Use a new key.',
+    { param: 'Idempotency-Key' },
+  );
+}
+
+function inUse(): AppError {
+  return new AppError(
+    ErrorCode.IdempotencyKeyInUse,
+    'A request with this Idempotency-Key is still in progress. Retry shortly with the same key.',
+    { param: 'Idempotency-Key' },
+  );
 }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { jest } from '@jest/globals';
 import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
@@ -7,6 +8,7 @@ import { AppError, ErrorCode } from '#app/errors';
 import { EventRecorder } from '#app/events';
 import { LIQUIDITY_PROVIDER, ProviderError, mapRpcError } from '#app/provider';
 import { FixedRatesRepository } from '#app/quotes';
+import { KEY_VALUE_STORE, MemoryStore } from '#app/redis';
 import { ADDRESSES, authenticatedPartner, providerTransaction } from '#test/factories';
 import {
   FakeCatalogue,
@@ -22,6 +24,7 @@ import {
 import type { CreateSwapInput } from './create-swap.input.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 import { bodyFingerprint } from './idempotency-key.js';
+import { KeyCache } from './key-cache.js';
 import { KeyReservations, SWAP_CREATION_OPTIONS } from './key-reservations.js';
 import { SwapCreationService } from './swap-creation.service.js';
 import { SwapPersistence } from './swap-persistence.js';
@@ -53,19 +56,16 @@ describe(SwapCreationService.name, () => {
   let provider: FakeLiquidityProvider;
   let fixedRates: FakeFixedRates;
   let catalogue: FakeCatalogue;
+  let store: MemoryStore;
   let sut: SwapCreationService;
 
-  beforeEach(async () => {
-    idempotency = new FakeIdempotencyKeys();
-    swaps = new FakeSwaps();
-    events = new FakeEventRecorder();
-    provider = new FakeLiquidityProvider();
-    fixedRates = new FakeFixedRates();
-    catalogue = new FakeCatalogue();
+  /** A creation service on these fakes, with `redis` as its Redis (a replica of its own). */
+  async function creationService(redis: MemoryStore): Promise<SwapCreationService> {
     const moduleRef = await Test.createTestingModule({
       providers: [
         SwapCreationService,
         KeyReservations,
+        KeyCache,
         UpstreamAttempts,
         SwapPricing,
         SwapPersistence,
@@ -75,16 +75,29 @@ describe(SwapCreationService.name, () => {
         { provide: SwapsRepository, useValue: swaps },
         { provide: SwapViewsRepository, useValue: new FakeSwapViews(swaps) },
         { provide: EventRecorder, useValue: events },
+        { provide: KEY_VALUE_STORE, useValue: redis },
         { provide: LIQUIDITY_PROVIDER, useValue: provider },
         { provide: getDataSourceToken(), useValue: new FakeDataSource() },
         { provide: SWAP_CREATION_OPTIONS, useValue: { providerTimeoutMs: 1000 } },
       ],
     }).compile();
-    sut = moduleRef.get(SwapCreationService);
+    return moduleRef.get(SwapCreationService);
+  }
+
+  beforeEach(async () => {
+    store = new MemoryStore();
+    idempotency = new FakeIdempotencyKeys();
+    swaps = new FakeSwaps();
+    events = new FakeEventRecorder();
+    provider = new FakeLiquidityProvider();
+    fixedRates = new FakeFixedRates();
+    catalogue = new FakeCatalogue();
+    sut = await creationService(store);
   });
 
-  afterEach(() => {
+  afterEach(async () => {
     jest.restoreAllMocks();
+    await store.close();
   });
 
   it('creates one upstream transaction and stores it as a waiting swap', async () => {
@@ -407,7 +420,11 @@ describe(SwapCreationService.name, () => {
       await idempotency.reserve(PARTNER.credentialId, key, bodyFingerprint(BODY));
       const row = idempotency.row(key);
       idempotency.onBusy = () => {
-        Object.assign(row ?? {}, { state: 'completed', swapId: first.swap.id });
+        Object.assign(row ?? {}, {
+          state: 'completed',
+          swapId: first.swap.id,
+          response: first.swap,
+        });
       };
 
       const duplicate = await sut.create(PARTNER, key, BODY);
@@ -432,6 +449,120 @@ describe(SwapCreationService.name, () => {
       await sut.create(PARTNER, key, BODY);
       expect(provider.lookups).toHaveLength(0);
       expect(provider.creates).toHaveLength(2);
+    });
+  });
+
+  describe('keys in Redis, Postgres deciding', () => {
+    /** Holds the next create call until the returned function is called. */
+    function holdNextCreate(): () => void {
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const create = provider.createTransaction.bind(provider);
+      jest.spyOn(provider, 'createTransaction').mockImplementationOnce(async (request) => {
+        await held;
+        return create(request);
+      });
+      return release;
+    }
+
+    async function claimedInPostgres(key: string): Promise<void> {
+      while (idempotency.row(key) === undefined) {
+        await sleep(5);
+      }
+    }
+
+    it('answers a replay from Redis alone, without a claim in Postgres', async () => {
+      const key = randomUUID();
+      const first = await sut.create(PARTNER, key, BODY);
+      const reserve = jest.spyOn(idempotency, 'reserve');
+
+      const replay = await sut.create(PARTNER, key, BODY);
+
+      expect(replay).toEqual({ swap: first.swap, replayed: true });
+      expect(reserve).not.toHaveBeenCalled();
+    });
+
+    it('makes a duplicate wait on the hold in Redis, then replays the first', async () => {
+      const key = randomUUID();
+      const release = holdNextCreate();
+      const first = sut.create(PARTNER, key, BODY);
+      await claimedInPostgres(key);
+      const reserve = jest.spyOn(idempotency, 'reserve');
+
+      const duplicate = sut.create(PARTNER, key, BODY);
+      await sleep(300);
+      expect(reserve).not.toHaveBeenCalled();
+      release();
+
+      expect(await duplicate).toEqual({ swap: (await first).swap, replayed: true });
+      expect(provider.creates).toHaveLength(1);
+    });
+
+    it('refuses another body at once while the first request still runs', async () => {
+      const key = randomUUID();
+      const release = holdNextCreate();
+      const first = sut.create(PARTNER, key, BODY);
+      await claimedInPostgres(key);
+
+      const error = await failure(sut.create(PARTNER, key, { ...BODY, amountFrom: '0.2' }));
+      release();
+      await first;
+
+      expect(error).toMatchObject({ code: ErrorCode.IdempotencyKeyMismatch, status: 409 });
+      expect(provider.creates).toHaveLength(1);
+    });
+
+    it('replays from Postgres on a replica whose Redis lost the key, and remembers it there', async () => {
+      const key = randomUUID();
+      const first = await sut.create(PARTNER, key, BODY);
+      const flushed = new MemoryStore();
+      const replica = await creationService(flushed);
+      const reserve = jest.spyOn(idempotency, 'reserve');
+
+      const replays = [
+        await replica.create(PARTNER, key, BODY),
+        await replica.create(PARTNER, key, BODY),
+      ];
+      await flushed.close();
+
+      expect(replays).toEqual([
+        { swap: first.swap, replayed: true },
+        { swap: first.swap, replayed: true },
+      ]);
+      expect(reserve).toHaveBeenCalledTimes(1);
+      expect(provider.creates).toHaveLength(1);
+    });
+
+    it('creates once and replays with Redis down: Postgres decides alone', async () => {
+      const down = new Error('connect ECONNREFUSED 127.0.0.1:6379');
+      jest.spyOn(store, 'claim').mockRejectedValue(down);
+      jest.spyOn(store, 'set').mockRejectedValue(down);
+      jest.spyOn(store, 'deleteIf').mockRejectedValue(down);
+      const key = randomUUID();
+
+      const first = await sut.create(PARTNER, key, BODY);
+      const replay = await sut.create(PARTNER, key, BODY);
+      const other = await failure(sut.create(PARTNER, key, { ...BODY, amountFrom: '0.2' }));
+
+      expect(replay).toEqual({ swap: first.swap, replayed: true });
+      expect(other.code).toBe(ErrorCode.IdempotencyKeyMismatch);
+      expect(provider.creates).toHaveLength(1);
+    });
+
+    it('gives the hold in Redis back after a lost answer, so the retry settles it at once', async () => {
+      const key = randomUUID();
+      provider.nextCreate = 'lose-answer';
+      await failure(sut.create(PARTNER, key, BODY));
+
+      const started = Date.now();
+      const retried = await sut.create(PARTNER, key, BODY);
+
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(retried.replayed).toBe(false);
+      expect(provider.creates).toHaveLength(1);
+      expect(provider.lookups).toHaveLength(1);
     });
   });
 });

@@ -1,16 +1,15 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { AppError, ErrorCode } from '#app/errors';
 import type { AuthenticatedPartner } from '#app/partners';
-import type { SwapEntity } from '#app/persistence';
 import { ProviderError } from '#app/provider';
 import type { CreatedSwap, CreateSwapInput } from './create-swap.input.js';
-import { IdempotencyRepository, type UpstreamAttempt } from './idempotency.repository.js';
+import type { UpstreamAttempt } from './idempotency.repository.js';
 import { bodyFingerprint, parseIdempotencyKey } from './idempotency-key.js';
-import { KeyReservations } from './key-reservations.js';
+import { KeyReservations, type AcquiredKey } from './key-reservations.js';
 import { newSwapId } from './swap-id.js';
 import { SwapPersistence } from './swap-persistence.js';
 import { assertModeFields, SwapPricing } from './swap-pricing.js';
-import { toSwapView, viewOfRow, type SwapView } from './swap.view.js';
+import type { SwapView } from './swap.view.js';
 import { UpstreamAttempts } from './upstream-attempts.js';
 
 const NOT_PROCESSABLE = /not processable|cannot be (processed|routed)/i;
@@ -32,7 +31,6 @@ export class SwapCreationService {
     private readonly attempts: UpstreamAttempts,
     private readonly pricing: SwapPricing,
     private readonly persistence: SwapPersistence,
-    private readonly idempotency: IdempotencyRepository,
   ) {}
 
   async create(
@@ -43,21 +41,19 @@ export class SwapCreationService {
     const key = parseIdempotencyKey(idempotencyKey);
     assertModeFields(input);
     const fingerprint = bodyFingerprint(input);
-    // Retries are the common case: a completed key and its swap answer them in one read.
-    const completed = await this.idempotency.findCompleted(partner.credentialId, key, partner);
-    if (completed?.swap && completed.fingerprint === fingerprint) {
-      return { swap: viewOfRow(completed.swap), replayed: true };
-    }
     const claim = await this.keys.claim(partner.credentialId, key, fingerprint);
     if (claim.outcome === 'replay') {
-      return { swap: await this.persistence.find(claim.swapId, partner), replayed: true };
+      const swap = claim.response ?? (await this.persistence.find(claim.swapId, partner));
+      return { swap, replayed: true };
     }
+    let swap: SwapView;
     try {
-      const swap = await this.createOnce(partner, key, input, claim.id, claim.previousAttempt);
-      return { swap: toSwapView(swap), replayed: false };
+      swap = await this.createOnce(partner, key, input, claim.id, claim.previousAttempt);
     } catch (error: unknown) {
-      throw await this.afterFailure(claim.id, error);
+      throw await this.afterFailure(claim, fingerprint, error);
     }
+    await this.keys.completed(claim, swap, fingerprint);
+    return { swap, replayed: false };
   }
 
   /**
@@ -70,7 +66,7 @@ export class SwapCreationService {
     input: CreateSwapInput,
     reservationId: string,
     unresolved: UpstreamAttempt | null,
-  ): Promise<SwapEntity> {
+  ): Promise<SwapView> {
     const created = { partner, key, reservationId, input };
     if (unresolved) {
       const found = await this.attempts.find(unresolved, partner.livemode);
@@ -101,8 +97,12 @@ export class SwapCreationService {
    * failure with 503 (retry, same key). Otherwise the key was given back and the failure is
    * answered as it is.
    */
-  private async afterFailure(reservationId: string, error: unknown): Promise<unknown> {
-    if (!(await this.keys.keepForRetry(reservationId))) {
+  private async afterFailure(
+    claim: AcquiredKey,
+    fingerprint: string,
+    error: unknown,
+  ): Promise<unknown> {
+    if (!(await this.keys.keepForRetry(claim, fingerprint))) {
       return translateCreateError(error);
     }
     this.logger.warn(

@@ -6,7 +6,6 @@ import { applyFee, netOfNetworkFee, type OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { EventRecorder } from '#app/events';
 import type { AuthenticatedPartner } from '#app/partners';
-import type { SwapEntity } from '#app/persistence';
 import type { ProviderTransaction } from '#app/provider';
 import type { CreateSwapInput } from './create-swap.input.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
@@ -44,7 +43,8 @@ export class SwapPersistence {
     @InjectDataSource() private readonly dataSource: DataSource,
   ) {}
 
-  async store(created: CreatedTransaction): Promise<SwapEntity> {
+  /** Stores the swap, its event and the completed key; answers the swap as its creation shows it. */
+  async store(created: CreatedTransaction): Promise<SwapView> {
     const { partner, input, pricing, tx } = created;
     const networkFee = tx.networkFee ?? pricing.fixedRate?.networkFee ?? '0';
     const amountExpectedTo = pricing.fixedRate
@@ -80,16 +80,17 @@ export class SwapPersistence {
       fixedRateId: pricing.fixedRate?.id ?? null,
       createdAt: new Date(),
     });
+    const view = toSwapView(swap);
     await this.dataSource.transaction(async (manager) => {
       await this.swaps.insert(manager, swap);
-      await this.events.swapCreated(manager, swap.organizationId, toSwapView(swap));
-      await this.idempotency.complete(manager, created.reservationId, swap.id);
+      await this.events.swapCreated(manager, swap.organizationId, view);
+      await this.idempotency.complete(manager, created.reservationId, view);
     });
     this.logger.log(
       { swapId: swap.id, orgId: partner.organizationId, mode: swap.mode },
       'swap created',
     );
-    return swap;
+    return view;
   }
 
   /** The swap a completed key created, as its owner reads it. */

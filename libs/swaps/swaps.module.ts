@@ -5,6 +5,8 @@ import { EventsModule } from '#app/events';
 import { PartnersModule } from '#app/partners';
 import { ProviderModule } from '#app/provider';
 import { QuotesDataModule } from '#app/quotes';
+import { RedisModule } from '#app/redis';
+import { KeyCache } from './key-cache.js';
 import { LegacyImportService } from './legacy-import.service.js';
 import {
   KeyReservations,
@@ -27,6 +29,7 @@ import { UpstreamAttempts } from './upstream-attempts.js';
     ProviderModule,
     PartnersModule,
     EventsModule,
+    RedisModule,
   ],
   providers: [
     {
@@ -36,6 +39,7 @@ import { UpstreamAttempts } from './upstream-attempts.js';
       }),
       inject: [APP_SETTINGS],
     },
+    KeyCache,
     KeyReservations,
     UpstreamAttempts,
     SwapPricing,

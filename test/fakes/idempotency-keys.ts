@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import type { IdempotencyRepository, Reservation, UpstreamAttempt } from '#app/swaps';
+import {
+  IDEMPOTENCY_WINDOW_MS,
+  type IdempotencyRepository,
+  type Reservation,
+  type SwapView,
+  type UpstreamAttempt,
+} from '#app/swaps';
 
 export interface KeyRow {
   id: string;
@@ -8,6 +14,8 @@ export interface KeyRow {
   fingerprint: string;
   state: 'pending' | 'completed';
   swapId: string | null;
+  response: SwapView | null;
+  expiresAt: Date;
   attempt: UpstreamAttempt | null;
   locked: boolean;
 }
@@ -15,13 +23,7 @@ export interface KeyRow {
 /** `idempotency_keys` in memory, with the repository's rules for claims and attempts. */
 export class FakeIdempotencyKeys implements Pick<
   IdempotencyRepository,
-  | 'findCompleted'
-  | 'reserve'
-  | 'recordAttempt'
-  | 'complete'
-  | 'release'
-  | 'clearAttempt'
-  | 'unlockForReconciliation'
+  'reserve' | 'recordAttempt' | 'complete' | 'release' | 'clearAttempt' | 'unlockForReconciliation'
 > {
   readonly rows: KeyRow[] = [];
   /** Called each time a request finds its key held by another one still running. */
@@ -29,11 +31,6 @@ export class FakeIdempotencyKeys implements Pick<
 
   row(key: string): KeyRow | undefined {
     return this.rows.find((r) => r.key === key);
-  }
-
-  /** Replays here take the reservation path; the one-read path is in test/swaps.e2e-spec.ts. */
-  findCompleted(): Promise<null> {
-    return Promise.resolve(null);
   }
 
   reserve(credentialId: string, key: string, fingerprint: string): Promise<Reservation> {
@@ -47,23 +44,40 @@ export class FakeIdempotencyKeys implements Pick<
         fingerprint,
         state: 'pending',
         swapId: null,
+        response: null,
+        expiresAt: new Date(Date.now() + IDEMPOTENCY_WINDOW_MS),
         attempt: null,
         locked: true,
       });
-      return Promise.resolve({ outcome: 'acquired', id, previousAttempt: null });
+      return Promise.resolve({
+        outcome: 'acquired',
+        id,
+        previousAttempt: null,
+        expiresAt: this.rows.at(-1)!.expiresAt,
+      });
     }
     if (row.fingerprint !== fingerprint) {
       return Promise.resolve({ outcome: 'mismatch' });
     }
     if (row.state === 'completed' && row.swapId) {
-      return Promise.resolve({ outcome: 'replay', swapId: row.swapId });
+      return Promise.resolve({
+        outcome: 'replay',
+        swapId: row.swapId,
+        response: row.response,
+        expiresAt: row.expiresAt,
+      });
     }
     if (row.locked) {
       this.onBusy();
       return Promise.resolve({ outcome: 'busy' });
     }
     row.locked = true;
-    return Promise.resolve({ outcome: 'acquired', id: row.id, previousAttempt: row.attempt });
+    return Promise.resolve({
+      outcome: 'acquired',
+      id: row.id,
+      previousAttempt: row.attempt,
+      expiresAt: row.expiresAt,
+    });
   }
 
   recordAttempt(id: string, attempt: UpstreamAttempt): Promise<void> {
@@ -71,8 +85,13 @@ export class FakeIdempotencyKeys implements Pick<
     return Promise.resolve();
   }
 
-  complete(_manager: unknown, id: string, swapId: string): Promise<void> {
-    Object.assign(this.byId(id), { state: 'completed', swapId, locked: false });
+  complete(_manager: unknown, id: string, response: SwapView): Promise<void> {
+    Object.assign(this.byId(id), {
+      state: 'completed',
+      swapId: response.id,
+      response,
+      locked: false,
+    });
     return Promise.resolve();
   }
 

@@ -10,6 +10,7 @@ import { DashboardFactors1764700000000 } from './1764700000000-dashboard-factors
 import { DashboardPendingSignIns1764700000001 } from './1764700000001-dashboard-pending-sign-ins.js';
 import { DashboardFactorsUsers1764700000002 } from './1764700000002-dashboard-factors-users.js';
 import { WidgetKeys1765000000000 } from './1765000000000-widget-keys.js';
+import { IdempotencyResponses1765100000000 } from './1765100000000-idempotency-responses.js';
 import { WebhookFairness1764800000000 } from './1764800000000-webhook-fairness.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
@@ -27,4 +28,5 @@ export const MIGRATIONS = [
   DashboardFactorsUsers1764700000002,
   WebhookFairness1764800000000,
   WidgetKeys1765000000000,
+  IdempotencyResponses1765100000000,
 ];
