@@ -210,6 +210,12 @@ describe('Webhooks', () => {
         [endpoint.id],
       );
       expect(status).toBe('delivered');
+      // The success clears the failures on record: the endpoint is healthy again.
+      const [health] = await db.query<{ failing_since: Date | null }[]>(
+        `SELECT failing_since FROM webhook_endpoints WHERE id = $1`,
+        [endpoint.id],
+      );
+      expect(health.failing_since).toBeNull();
       const limited = await call(tester)
         .get(`/v1/webhook_endpoints/${endpoint.id}/deliveries?limit=1`)
         .expect(200);

@@ -18,6 +18,8 @@ export interface ClaimedDelivery {
   secretCiphertext: string;
   previousSecretCiphertext: string | null;
   previousSecretExpiresAt: Date | null;
+  /** The endpoint had no failure on record when this was claimed: a success changes nothing. */
+  endpointHealthy: boolean;
   event: PartnerEvent;
 }
 
@@ -106,6 +108,7 @@ interface ClaimRow {
   secret_ciphertext: string;
   previous_secret_ciphertext: string | null;
   previous_secret_expires_at: Date | null;
+  endpoint_healthy: boolean;
   event_id: string;
   event_type: PartnerEvent['type'];
   event_created_at: Date;
@@ -221,6 +224,7 @@ export class WebhookDeliveriesRepository {
        RETURNING d.id, d.attempts, d.created_at, d.endpoint_id, w.organization_id, w.url,
                  w.livemode, w.secret_ciphertext, w.previous_secret_ciphertext,
                  w.previous_secret_expires_at,
+                 (w.failing_since IS NULL AND w.timeouts_in_row = 0) AS endpoint_healthy,
                  e.id AS event_id, e.type AS event_type, e.created_at AS event_created_at, e.data`,
       [owner, now, limit, leaseMs, fairness.probeAfterTimeouts, fairness.perEndpoint],
     );
@@ -235,6 +239,7 @@ export class WebhookDeliveriesRepository {
       secretCiphertext: row.secret_ciphertext,
       previousSecretCiphertext: row.previous_secret_ciphertext,
       previousSecretExpiresAt: row.previous_secret_expires_at,
+      endpointHealthy: row.endpoint_healthy,
       event: {
         id: row.event_id,
         type: row.event_type,
@@ -255,39 +260,36 @@ export class WebhookDeliveriesRepository {
     now: Date,
     outcome: AttemptOutcome,
   ): Promise<boolean> {
-    return this.dataSource.transaction(async (manager) => {
-      const updated = await queryRows<{ attempts: number }>(
-        manager,
-        `UPDATE webhook_deliveries
-              SET attempts = attempts + 1, status = $3::text,
-                  next_attempt_at = coalesce($4, next_attempt_at),
-                  finished_at = CASE WHEN $3::text = 'pending' THEN NULL ELSE $5::timestamptz END,
-                  lease_owner = NULL, lease_expires_at = NULL
-            WHERE id = $1 AND lease_owner = $2
-            RETURNING attempts`,
-        [delivery.id, owner, outcome.status, outcome.nextAttemptAt, now],
-      );
-      if (updated.length === 0) {
-        return false;
-      }
-      await queryRows(
-        manager,
-        `INSERT INTO webhook_attempts
-           (delivery_id, endpoint_id, event_id, attempt, http_status, error, duration_ms, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-        [
-          delivery.id,
-          delivery.endpointId,
-          delivery.event.id,
-          updated[0].attempts,
-          outcome.httpStatus,
-          outcome.error,
-          outcome.durationMs,
-          now,
-        ],
-      );
-      return true;
-    });
+    // One statement, so one round trip: the delivery's update and its attempt commit together.
+    const written = await queryRows<{ attempt: number }>(
+      this.dataSource,
+      `WITH updated AS (
+         UPDATE webhook_deliveries
+            SET attempts = attempts + 1, status = $3::text,
+                next_attempt_at = coalesce($4, next_attempt_at),
+                finished_at = CASE WHEN $3::text = 'pending' THEN NULL ELSE $5::timestamptz END,
+                lease_owner = NULL, lease_expires_at = NULL
+          WHERE id = $1 AND lease_owner = $2
+          RETURNING attempts)
+       INSERT INTO webhook_attempts
+         (delivery_id, endpoint_id, event_id, attempt, http_status, error, duration_ms, created_at)
+       SELECT $1::bigint, $6::text, $7::text, attempts, $8::int, $9::text, $10::int, $5::timestamptz
+         FROM updated
+       RETURNING attempt`,
+      [
+        delivery.id,
+        owner,
+        outcome.status,
+        outcome.nextAttemptAt,
+        now,
+        delivery.endpointId,
+        delivery.event.id,
+        outcome.httpStatus,
+        outcome.error,
+        outcome.durationMs,
+      ],
+    );
+    return written.length > 0;
   }
 
   /** Every lease `owner` holds (on shutdown): the deliveries are due again for the others. */

@@ -150,7 +150,9 @@ export class WebhookDispatcher {
       'webhook attempt',
     );
     if (result.delivered) {
-      await this.endpoints.markHealthy(delivery.endpointId);
+      if (!delivery.endpointHealthy) {
+        await this.endpoints.markHealthy(delivery.endpointId);
+      }
     } else if (result.refused) {
       if (await this.endpoints.disableRefused(delivery.endpointId, now)) {
         await this.disabled(delivery, 'the target guard refused the URL', result);
