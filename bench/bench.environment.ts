@@ -6,6 +6,7 @@ import pg from 'pg';
 import { pino } from 'pino';
 import { generateAddress } from '#app/chains';
 import { loadApiConfig } from '#app/config';
+import type { PipelineStep } from '#app/http';
 import { OrganizationsService } from '#app/partners';
 import { runMigrations } from '#app/persistence';
 import { createApiApp } from '../apps/api/api.bootstrap.js';
@@ -33,6 +34,11 @@ export interface BenchEnvironment {
   credentials: SeededCredential[];
   /** The body every seeded swap was created with, so a replay sends exactly it. */
   swapBody: Record<string, string>;
+  /**
+   * Another api on the same database, Redis and logging, with `without`'s steps left out (the
+   * bench's step measurements); closed with the environment.
+   */
+  startApi(without: ReadonlySet<PipelineStep>): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -132,7 +138,9 @@ export async function startBenchEnvironment(credentialCount: number): Promise<Be
   const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
   let sandbox: SandboxServer | undefined;
   let api: NestExpressApplication | undefined;
+  const variants: NestExpressApplication[] = [];
   const close = async (): Promise<void> => {
+    await Promise.all(variants.map((variant) => variant.close()));
     await api?.close();
     await sandbox?.close();
     await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
@@ -161,9 +169,15 @@ export async function startBenchEnvironment(credentialCount: number): Promise<Be
       { level: config.logLevel },
       pino.destination({ dest: '/dev/null', sync: false }),
     );
-    api = await createApiApp(config, logger, { shutdownHooks: false });
-    await api.listen(0, '127.0.0.1');
-    const apiUrl = `http://127.0.0.1:${(api.getHttpServer().address() as AddressInfo).port}`;
+    const listening = async (without?: ReadonlySet<PipelineStep>) => {
+      const app = await createApiApp(config, logger, { shutdownHooks: false, without });
+      await app.listen(0, '127.0.0.1');
+      const url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+      return { app, url };
+    };
+    const started = await listening();
+    api = started.app;
+    const apiUrl = started.url;
 
     const organizations = api.get(OrganizationsService);
     const organization = await organizations.create(
@@ -190,6 +204,11 @@ export async function startBenchEnvironment(credentialCount: number): Promise<Be
       providerKeys,
       credentials,
       swapBody,
+      startApi: async (without) => {
+        const variant = await listening(without);
+        variants.push(variant.app);
+        return variant.url;
+      },
       close,
     };
   } catch (error: unknown) {

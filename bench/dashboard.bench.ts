@@ -4,7 +4,7 @@ import pg from 'pg';
 import { runMigrations } from '#app/persistence';
 import { API_MAIN, rssMb, sleep, startApp, type AppProcess } from './apps.js';
 import { adminQuery, deleteKeys } from './bench.environment.js';
-import { measure, type LoadOptions, type LoadRequest, type Measurement } from './load.js';
+import { measure, median, type LoadOptions, type LoadRequest, type Measurement } from './load.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 /** The Swaps page is read one request at a time: its latency is then the server's time. */
@@ -45,12 +45,6 @@ export interface DashboardMeasurement {
   reads: ReadRound[];
   /** One-minute load averages when the measurements began and ended. */
   load: { before: number; after: number };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 let clientAddress = 0;

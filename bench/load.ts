@@ -17,6 +17,13 @@ export interface Scenario {
   requests: LoadRequest[];
 }
 
+/** The middle of `values` (the mean of the two middle ones for an even count). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
 export interface LoadOptions {
   connections: number;
   durationSeconds: number;

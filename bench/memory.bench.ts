@@ -12,7 +12,7 @@ import {
   type AppProcess,
 } from './apps.js';
 import { adminQuery, deleteKeys, newSwapBody, seedCredentialSwaps } from './bench.environment.js';
-import { measure, type LoadOptions, type Scenario } from './load.js';
+import { measure, median, type LoadOptions, type Scenario } from './load.js';
 
 const REDIS_URL = 'redis://127.0.0.1:6379';
 
@@ -67,12 +67,6 @@ export interface MemoryVerdict {
   levels: number[];
   heapStartMb: number;
   heapEndMb: number;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** Warm-up is a fifth of the measured time, at most a minute (JIT, pools, caches, V8's heap). */

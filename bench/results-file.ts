@@ -19,6 +19,10 @@ export const WEBHOOKS_SECTION: ResultsSection = {
   start: '<!-- webhooks:start -->',
   end: '<!-- webhooks:end -->',
 };
+export const STEPS_SECTION: ResultsSection = {
+  start: '<!-- steps:start -->',
+  end: '<!-- steps:end -->',
+};
 export const MEMORY_SECTION: ResultsSection = {
   start: '<!-- memory:start -->',
   end: '<!-- memory:end -->',

@@ -5,7 +5,7 @@ import 'reflect-metadata';
 import { startBaseline, startFloor } from './baseline.app.js';
 import { startBenchEnvironment } from './bench.environment.js';
 import { dashboardSection, measureDashboard } from './dashboard.bench.js';
-import { measure, type LoadOptions, type Measurement } from './load.js';
+import { measure, median, type LoadOptions, type Measurement } from './load.js';
 import { measurePoller, type PollerMeasurement } from './poller.bench.js';
 import {
   DASHBOARD_SECTION,
@@ -106,12 +106,6 @@ function machine(): Record<string, string> {
     node: process.version,
     date: new Date().toISOString(),
   };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
 /** A scenario's rounds, each compared with the same round's bare Nest and its floor. */

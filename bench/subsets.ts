@@ -8,9 +8,11 @@ import { PROFILED_ROUTES, profileLines, profileRoutes } from './profile.bench.js
 import {
   MEMORY_SECTION,
   rewriteSection,
+  STEPS_SECTION,
   WEBHOOKS_SECTION,
   type ResultsSection,
 } from './results-file.js';
+import { measureSteps, STEPS, STEPS_DEFAULTS, stepsSection } from './steps.bench.js';
 import {
   measureWebhooks,
   WEBHOOK_DEFAULTS,
@@ -20,7 +22,7 @@ import {
 } from './webhooks.bench.js';
 
 /** Sections only their own subset writes: the whole run keeps them as they are. */
-export const SUBSET_SECTIONS: ResultsSection[] = [WEBHOOKS_SECTION, MEMORY_SECTION];
+export const SUBSET_SECTIONS: ResultsSection[] = [WEBHOOKS_SECTION, STEPS_SECTION, MEMORY_SECTION];
 
 function write(line = ''): void {
   process.stdout.write(`${line}\n`);
@@ -86,8 +88,19 @@ async function profileOnly(args: string[]): Promise<void> {
   }
 }
 
+/** `npm run bench -- steps [rounds]`: each route with each per-request step left out in turn. */
+async function stepsOnly(args: string[]): Promise<void> {
+  const rounds = count(args, STEPS_DEFAULTS.rounds);
+  write(
+    `bench: steps, ${rounds} round(s) of every route against the full api and without ` +
+      `${STEPS.map(([step]) => step).join(', ')}…`,
+  );
+  report(STEPS_SECTION, stepsSection(await measureSteps(rounds)));
+}
+
 export const SUBSETS: Record<string, (args: string[]) => Promise<void>> = {
   webhooks: webhooksOnly,
   memory: memoryOnly,
+  steps: stepsOnly,
   profile: profileOnly,
 };

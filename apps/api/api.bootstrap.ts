@@ -2,7 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger as Pino } from 'pino';
 import { ApiConfig } from '#app/config';
-import { configureHttpApp, strictExpressAdapter } from '#app/http';
+import { configureHttpApp, strictExpressAdapter, type PipelineStep } from '#app/http';
 import { PinoNestLogger } from '#app/logging';
 import { ApiModule } from './api.module.js';
 import { dashboardHttpMiddleware } from './dashboard/common/dashboard-http.middleware.js';
@@ -19,7 +19,7 @@ import { widgetPreflightMiddleware } from './widget-api/widget-cors.middleware.j
 export async function createApiApp(
   config: ApiConfig,
   logger: Pino,
-  options: { shutdownHooks?: boolean } = {},
+  options: { shutdownHooks?: boolean; without?: ReadonlySet<PipelineStep> } = {},
 ): Promise<NestExpressApplication> {
   const app = await NestFactory.create<NestExpressApplication>(
     ApiModule.forRoot(config),
@@ -36,7 +36,9 @@ export async function createApiApp(
     trustProxyHops: config.trustProxyHops,
     timeouts: config.http,
     beforeBody: [
-      requestMetricsMiddleware(app.get(ApiMetrics)),
+      ...(options.without?.has('request-metrics')
+        ? []
+        : [requestMetricsMiddleware(app.get(ApiMetrics))]),
       publicCorsMiddleware,
       dashboardHttpMiddleware(),
       widgetPreflightMiddleware(app.get(WidgetKeyAuthenticator)),

@@ -12,6 +12,12 @@ import { requestIdMiddleware } from './request-id.middleware.js';
 import { applyServerTimeouts, type ServerTimeouts } from './server-timeouts.js';
 import { createValidationPipe } from './validation.pipe.js';
 
+/**
+ * Per-request steps a bench may switch off to measure what each costs (`npm run bench -- steps`).
+ * Only the bench passes any; production entry points never do.
+ */
+export type PipelineStep = 'access-log' | 'request-metrics' | 'headers' | 'validation';
+
 export interface HttpAppOptions {
   logger: Pino;
   trustProxyHops?: number;
@@ -22,6 +28,8 @@ export interface HttpAppOptions {
   /** Runs before any error answer is written (e.g. rate-limit headers on early rejections). */
   beforeError?: BeforeErrorHook;
   timeouts: ServerTimeouts;
+  /** Steps left out, for the bench's measurements only. */
+  without?: ReadonlySet<PipelineStep>;
 }
 
 /**
@@ -50,8 +58,10 @@ function helmetHeaders(): [string, string][] {
  * credentials, secrets and swaps: no cache may keep one. A route whose answer is public says so
  * itself (`@Header('Cache-Control', …)`); its errors stay `no-store` (`sendError`).
  */
-function responseHeaders(): RequestHandler {
-  const headers: [string, string][] = [['Cache-Control', 'no-store'], ...helmetHeaders()];
+function responseHeaders(withHeaders: boolean): RequestHandler {
+  const headers: [string, string][] = withHeaders
+    ? [['Cache-Control', 'no-store'], ...helmetHeaders()]
+    : [];
   return (req: Request, res: Response, next: NextFunction): void => {
     for (const [name, value] of headers) {
       res.setHeader(name, value);
@@ -106,11 +116,12 @@ export function configureHttpApp(app: NestExpressApplication, options: HttpAppOp
   answerClientErrorsWithEnvelope(app.getHttpServer());
   applyServerTimeouts(app.getHttpServer(), options.timeouts);
   app.set('trust proxy', options.trustProxyHops ?? 0);
+  const without = options.without ?? new Set<PipelineStep>();
   app.use(
     inSequence([
-      responseHeaders(),
+      responseHeaders(!without.has('headers')),
       // Before anything that may answer on its own (limits, body rules): every request gets its line.
-      accessLog(options.logger),
+      ...(without.has('access-log') ? [] : [accessLog(options.logger)]),
       ...(options.beforeBody ?? []),
       rejectUnsupportedMethods(() => app.getHttpAdapter().getInstance().router),
       requireJsonContentType,
@@ -124,7 +135,9 @@ export function configureHttpApp(app: NestExpressApplication, options: HttpAppOp
     }
     void handleHttpError(err, req, res, errorLogger, options.beforeError);
   });
-  app.useGlobalPipes(createValidationPipe());
+  if (!without.has('validation')) {
+    app.useGlobalPipes(createValidationPipe());
+  }
   app.useGlobalFilters(new AllExceptionsFilter(options.beforeError));
   if (options.shutdownHooks ?? true) {
     app.enableShutdownHooks();
