@@ -69,6 +69,8 @@ export class WebhookDeliveryTick implements OnApplicationBootstrap, BeforeApplic
 
   /** One round: claims what free sending slots allow and starts each send. */
   async tick(): Promise<void> {
+    // A send finishing from here on may queue the next round.
+    this.queued = false;
     try {
       const now = new Date();
       if (now.getTime() - this.backlogMeasuredAt >= BACKLOG_EVERY_MS) {
@@ -103,17 +105,12 @@ export class WebhookDeliveryTick implements OnApplicationBootstrap, BeforeApplic
       return;
     }
     this.queued = true;
-    void this.round(() => {
-      this.queued = false;
-    });
+    void this.round();
   }
 
   /** Runs a round after the one running, never beside it, so rooms are counted right. */
-  private round(before: () => void): Promise<void> {
-    this.ticking = this.ticking.then(() => {
-      before();
-      return this.tick();
-    });
+  private round(): Promise<void> {
+    this.ticking = this.ticking.then(() => this.tick());
     return this.ticking;
   }
 
@@ -132,7 +129,7 @@ export class WebhookDeliveryTick implements OnApplicationBootstrap, BeforeApplic
     }
     const timer = setTimeout(() => {
       this.scheduler.deleteTimeout(this.timerName);
-      void this.round(() => undefined).then(() => this.arm(this.options.tickMs));
+      void this.round().then(() => this.arm(this.options.tickMs));
     }, delayMs);
     this.scheduler.addTimeout(this.timerName, timer);
   }

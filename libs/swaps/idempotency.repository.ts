@@ -106,9 +106,7 @@ export class IdempotencyRepository {
     if (!row?.swap_id) {
       return null;
     }
-    return row.fingerprint === fingerprint
-      ? replayOf({ ...row, swap_id: row.swap_id })
-      : { outcome: 'mismatch' };
+    return row.fingerprint === fingerprint ? replayOf(row.swap_id, row) : { outcome: 'mismatch' };
   }
 
   async recordAttempt(id: string, attempt: UpstreamAttempt): Promise<void> {
@@ -217,7 +215,7 @@ export class IdempotencyRepository {
       return { outcome: 'mismatch' };
     }
     if (row.state === 'completed' && row.swap_id) {
-      return replayOf({ ...row, swap_id: row.swap_id });
+      return replayOf(row.swap_id, row);
     }
     if (row.locked) {
       return { outcome: 'busy' };
@@ -232,10 +230,10 @@ export class IdempotencyRepository {
   }
 }
 
-function replayOf(row: Pick<KeyRow, 'response' | 'expires_at'> & { swap_id: string }): Reservation {
+function replayOf(swapId: string, row: Pick<KeyRow, 'response' | 'expires_at'>): Reservation {
   return {
     outcome: 'replay',
-    swapId: row.swap_id,
+    swapId,
     response: row.response,
     expiresAt: row.expires_at,
   };

@@ -13,10 +13,11 @@ export type CachedKey =
   /** Redis did not answer (down, or an entry it cannot read): Postgres decides. */
   | { state: 'unknown' };
 
-/** One request's hold on a key in Redis, given back with `release`. */
+/** One request's hold on a key in Redis, for a body with `fingerprint`; given back with `release`. */
 export interface KeyLock {
   credentialId: string;
   key: string;
+  fingerprint: string;
   token: string;
 }
 
@@ -48,8 +49,8 @@ export class KeyCache {
 
   constructor(@Inject(KEY_VALUE_STORE) private readonly store: KeyValueStore) {}
 
-  async claim(lock: KeyLock, fingerprint: string, lockMs: number): Promise<CachedKey> {
-    const mine = JSON.stringify({ lock: lock.token, fingerprint } satisfies HeldEntry);
+  async claim(lock: KeyLock, lockMs: number): Promise<CachedKey> {
+    const mine = heldEntry(lock);
     let held: string;
     try {
       held = await this.store.claim(entryKey(lock), mine, lockMs);
@@ -64,11 +65,12 @@ export class KeyCache {
   }
 
   /** Records the completed key's answer, to expire before its Postgres row does. */
-  async complete(lock: KeyLock, entry: CompletedEntry, expiresAt: Date): Promise<void> {
+  async complete(lock: KeyLock, swap: SwapView, expiresAt: Date): Promise<void> {
     const ttlMs = expiresAt.getTime() - Date.now() - EXPIRY_MARGIN_MS;
     if (ttlMs <= 0) {
       return;
     }
+    const entry: CompletedEntry = { fingerprint: lock.fingerprint, swap };
     try {
       await this.store.set(entryKey(lock), JSON.stringify(entry), ttlMs);
     } catch (error: unknown) {
@@ -77,10 +79,9 @@ export class KeyCache {
   }
 
   /** Gives the key back, if this request still holds it. */
-  async release(lock: KeyLock, fingerprint: string): Promise<void> {
-    const mine = JSON.stringify({ lock: lock.token, fingerprint } satisfies HeldEntry);
+  async release(lock: KeyLock): Promise<void> {
     try {
-      await this.store.deleteIf(entryKey(lock), mine);
+      await this.store.deleteIf(entryKey(lock), heldEntry(lock));
     } catch (error: unknown) {
       this.failed(error);
     }
@@ -100,6 +101,11 @@ export class KeyCache {
 
 function entryKey(lock: KeyLock): string {
   return `idem:${lock.credentialId}:${lock.key}`;
+}
+
+/** The value a request's hold is stored as: its token and its body's fingerprint. */
+function heldEntry(lock: KeyLock): string {
+  return JSON.stringify({ lock: lock.token, fingerprint: lock.fingerprint } satisfies HeldEntry);
 }
 
 function readEntry(value: string): CachedKey {

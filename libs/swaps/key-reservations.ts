@@ -62,11 +62,11 @@ export class KeyReservations {
    * `idempotency_key_in_use`).
    */
   async claim(credentialId: string, key: string, fingerprint: string): Promise<Claim> {
-    const lock: KeyLock = { credentialId, key, token: randomUUID() };
+    const lock: KeyLock = { credentialId, key, fingerprint, token: randomUUID() };
     const lockMs = keyLockMs(this.options.providerTimeoutMs);
     const deadline = Date.now() + DUPLICATE_WAIT_MS;
     for (;;) {
-      const cached = await this.cache.claim(lock, fingerprint, lockMs);
+      const cached = await this.cache.claim(lock, lockMs);
       if (cached.state === 'completed' || cached.state === 'held') {
         if (cached.fingerprint !== fingerprint) {
           throw mismatch();
@@ -85,11 +85,7 @@ export class KeyReservations {
       }
       if (reservation.outcome === 'replay') {
         if (reservation.response) {
-          await this.cache.complete(
-            lock,
-            { fingerprint, swap: reservation.response },
-            reservation.expiresAt,
-          );
+          await this.cache.complete(lock, reservation.response, reservation.expiresAt);
         }
         return reservation;
       }
@@ -97,14 +93,14 @@ export class KeyReservations {
         await sleep(DUPLICATE_POLL_MS);
         continue;
       }
-      await this.cache.release(lock, fingerprint);
+      await this.cache.release(lock);
       throw reservation.outcome === 'mismatch' ? mismatch() : inUse();
     }
   }
 
   /** After the creation is stored: its answer, for every retry to replay from Redis. */
-  async completed(claim: AcquiredKey, swap: SwapView, fingerprint: string): Promise<void> {
-    await this.cache.complete(claim.lock, { fingerprint, swap }, claim.expiresAt);
+  async completed(claim: AcquiredKey, swap: SwapView): Promise<void> {
+    await this.cache.complete(claim.lock, swap, claim.expiresAt);
   }
 
   /**
@@ -112,12 +108,12 @@ export class KeyReservations {
    * unlocked, for the next retry to settle (true); any other key is given back (false). Either
    * way the hold in Redis is given back, so the retry reaches Postgres at once.
    */
-  async keepForRetry(claim: AcquiredKey, fingerprint: string): Promise<boolean> {
+  async keepForRetry(claim: AcquiredKey): Promise<boolean> {
     const kept = await this.idempotency.unlockForReconciliation(claim.id);
     if (!kept) {
       await this.idempotency.release(claim.id);
     }
-    await this.cache.release(claim.lock, fingerprint);
+    await this.cache.release(claim.lock);
     return kept;
   }
 }

@@ -50,9 +50,9 @@ export class SwapCreationService {
     try {
       swap = await this.createOnce(partner, key, input, claim.id, claim.previousAttempt);
     } catch (error: unknown) {
-      throw await this.afterFailure(claim, fingerprint, error);
+      throw await this.afterFailure(claim, error);
     }
-    await this.keys.completed(claim, swap, fingerprint);
+    await this.keys.completed(claim, swap);
     return { swap, replayed: false };
   }
 
@@ -97,12 +97,8 @@ export class SwapCreationService {
    * failure with 503 (retry, same key). Otherwise the key was given back and the failure is
    * answered as it is.
    */
-  private async afterFailure(
-    claim: AcquiredKey,
-    fingerprint: string,
-    error: unknown,
-  ): Promise<unknown> {
-    if (!(await this.keys.keepForRetry(claim, fingerprint))) {
+  private async afterFailure(claim: AcquiredKey, error: unknown): Promise<unknown> {
+    if (!(await this.keys.keepForRetry(claim))) {
       return translateCreateError(error);
     }
     this.logger.warn(
