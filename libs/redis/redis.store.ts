@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { once } from 'node:events';
 import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import {
@@ -84,29 +84,52 @@ if KEYS[2] then
 end
 return {1, wait, 0}`;
 
-function connect(url: string, keyPrefix: string, name: string): Redis {
-  return new Redis(url, {
+/**
+ * Every script, defined on the client at construction. ioredis' auto-pipelining builds each tick's
+ * pipeline from the commands the client has when the tick starts: a command defined later is
+ * missing from it, the call rejects, and the batch's answers no longer line up, which throws
+ * outside any promise (ioredis issue 1931). So nothing is defined after the first command. The key
+ * count is given per call (no `numberOfKeys`), so one definition serves every count.
+ */
+const SCRIPTS = {
+  hitWindows: HIT_SCRIPT,
+  claimKey: CLAIM_SCRIPT,
+  deleteIfHeld: DELETE_IF_SCRIPT,
+  reserveSlot: RESERVE_SCRIPT,
+} as const;
+
+type ScriptName = keyof typeof SCRIPTS;
+type ScriptCommands = Record<
+  ScriptName,
+  (numberOfKeys: number, ...keysAndArgs: (string | number)[]) => Promise<unknown>
+>;
+
+function connect(url: string, keyPrefix: string, name: string): Redis & ScriptCommands {
+  const client = new Redis(url, {
     keyPrefix,
     connectionName: name,
     // Fail fast while disconnected instead of queueing: callers have fallbacks (docs/decisions.md,
     // "Rate limits on @nestjs/throttler").
     enableOfflineQueue: false,
     maxRetriesPerRequest: 1,
-    // Commands issued in the same tick go out in one write: far fewer syscalls under load.
+    // Commands issued in the same tick go out in one write: far fewer syscalls under load. Safe
+    // only because every script is defined below, before any command.
     enableAutoPipelining: true,
     connectTimeout: 2000,
     retryStrategy: (attempt) => Math.min(attempt * 200, 2000),
   });
+  for (const [command, lua] of Object.entries(SCRIPTS)) {
+    client.defineCommand(command, { lua });
+  }
+  return client as Redis & ScriptCommands;
 }
 
 export class RedisStore implements KeyValueStore {
   readonly kind = 'redis' as const;
   private readonly logger = new Logger(RedisStore.name);
-  private readonly client: Redis;
+  private readonly client: Redis & ScriptCommands;
   private subscriber: Redis | null = null;
   private readonly handlers = new Map<string, ((message: string) => void)[]>();
-  /** Command names of the scripts defined on the client, by source, then by key count. */
-  private readonly scripts = new Map<string, string[]>();
 
   constructor(
     private readonly url: string,
@@ -131,16 +154,16 @@ export class RedisStore implements KeyValueStore {
   }
 
   async claim(key: string, value: string, ttlMs: number): Promise<string> {
-    return (await this.script(CLAIM_SCRIPT, [key], [value, ttlMs])) as string;
+    return (await this.script('claimKey', [key], [value, ttlMs])) as string;
   }
 
   async deleteIf(key: string, value: string): Promise<void> {
-    await this.script(DELETE_IF_SCRIPT, [key], [value]);
+    await this.script('deleteIfHeld', [key], [value]);
   }
 
   async hitMany(entries: readonly WindowHit[]): Promise<WindowCount[]> {
     const flat = (await this.script(
-      HIT_SCRIPT,
+      'hitWindows',
       entries.map((e) => e.key),
       entries.flatMap((e) => [e.windowMs, e.limit]),
     )) as number[];
@@ -154,7 +177,7 @@ export class RedisStore implements KeyValueStore {
     options: SlotOptions = {},
   ): Promise<SlotReservation> {
     const [granted, waitMs, shareFull] = (await this.script(
-      RESERVE_SCRIPT,
+      'reserveSlot',
       options.share ? [key, options.share.key] : [key],
       [spacingMs, maxWaitMs, options.notBeforeMs ?? 0, options.share?.max ?? 0],
     )) as [number, number, number];
@@ -162,25 +185,15 @@ export class RedisStore implements KeyValueStore {
   }
 
   /**
-   * Runs a Lua script by its SHA (`EVALSHA`, loaded on first use and again after a server
-   * restart), so each call sends the arguments only, not the source. Keys get the prefix.
+   * Runs a script by its SHA (`EVALSHA`; ioredis loads it again after a server restart), so each
+   * call sends the arguments only, not the source. Keys get the prefix.
    */
-  private async script(lua: string, keys: string[], args: (string | number)[]): Promise<unknown> {
-    let names = this.scripts.get(lua);
-    if (names === undefined) {
-      names = [];
-      this.scripts.set(lua, names);
-    }
-    let name = names[keys.length];
-    if (name === undefined) {
-      name = `script${createHash('sha1').update(lua).digest('hex')}k${keys.length}`;
-      this.client.defineCommand(name, { numberOfKeys: keys.length, lua });
-      names[keys.length] = name;
-    }
-    const command = (
-      this.client as unknown as Record<string, (...a: (string | number)[]) => Promise<unknown>>
-    )[name];
-    return command.call(this.client, ...keys, ...args);
+  private async script(
+    name: ScriptName,
+    keys: string[],
+    args: (string | number)[],
+  ): Promise<unknown> {
+    return this.client[name](keys.length, ...keys, ...args);
   }
 
   async publish(channel: string, message: string): Promise<void> {
@@ -209,20 +222,31 @@ export class RedisStore implements KeyValueStore {
     await this.subscriber.subscribe(full);
   }
 
+  /** Up when the server answers a ping within `timeoutMs`, waiting for a connection under way. */
   async health(timeoutMs: number): Promise<StoreHealth> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<StoreHealth>((resolve) => {
       timer = setTimeout(() => resolve('down'), timeoutMs);
     });
-    const ping = this.client.ping().then(
-      (): StoreHealth => 'up',
-      (): StoreHealth => 'down',
-    );
+    const ping = this.connected()
+      .then(() => this.client.ping())
+      .then(
+        (): StoreHealth => 'up',
+        (): StoreHealth => 'down',
+      );
     try {
       return await Promise.race([ping, timeout]);
     } finally {
       clearTimeout(timer);
     }
+  }
+
+  /** Resolves once the client is ready; commands sent before are refused (no offline queue). */
+  private async connected(): Promise<void> {
+    if (this.client.status !== 'connecting' && this.client.status !== 'connect') {
+      return;
+    }
+    await once(this.client, 'ready');
   }
 
   async close(): Promise<void> {
