@@ -1,3 +1,4 @@
+import path from 'node:path';
 import js from '@eslint/js';
 import prettier from 'eslint-config-prettier';
 import tseslint from 'typescript-eslint';
@@ -73,7 +74,7 @@ const LIB_LAYERS = [
   ['quotes', 'accounts', 'widgets', 'dashboard-factors', 'earnings'],
   ['swaps'],
   ['polling'],
-  ['webhooks'],
+  ['webhooks', 'test-mode'],
   ['http'],
   ['core'],
 ];
@@ -91,6 +92,63 @@ function layerBound(lib) {
         : `libs/${lib} may import only libs of lower layers (${below.join(', ')}); see LIB_LAYERS.`,
   };
 }
+
+/**
+ * The api's surfaces (docs/decisions.md, "The api's surfaces"): `partner-api`, `admin-api`,
+ * `dashboard` and `widget` each import only their own folder, `platform` (auth, limits, OpenAPI,
+ * the contract's shapes, metrics, assets) and the libs; `platform` imports no surface; only the
+ * root (`api.module.ts`, `api.bootstrap.ts`, `main.ts`) composes them.
+ */
+const API_SURFACES = ['partner-api', 'admin-api', 'dashboard', 'widget'];
+
+/** The part of the api a repository path belongs to: a surface, `platform`, `root` or null. */
+function apiPart(file) {
+  const parts = file.split(path.sep);
+  if (parts[0] !== 'apps' || parts[1] !== 'api') {
+    return null;
+  }
+  return parts.length > 3 && [...API_SURFACES, 'platform'].includes(parts[2]) ? parts[2] : 'root';
+}
+
+const surfaceBoundary = {
+  meta: {
+    type: 'problem',
+    messages: {
+      crosses:
+        '{{own}} may not import {{target}}: a surface imports only its own folder, platform/ and the libs (docs/decisions.md, "The api\'s surfaces").',
+    },
+    schema: [],
+  },
+  create(context) {
+    const file = path.relative(import.meta.dirname, context.filename);
+    const own = apiPart(file);
+    if (own === null || own === 'root') {
+      return {};
+    }
+    const check = (source) => {
+      if (typeof source?.value !== 'string' || !source.value.startsWith('.')) {
+        return;
+      }
+      const target = apiPart(path.normalize(path.join(path.dirname(file), source.value)));
+      if (target === null || target === own || (target === 'platform' && own !== 'root')) {
+        return;
+      }
+      context.report({ node: source, messageId: 'crosses', data: { own, target } });
+    };
+    return {
+      ImportDeclaration: (node) => check(node.source),
+      ExportNamedDeclaration: (node) => check(node.source),
+      ExportAllDeclaration: (node) => check(node.source),
+      ImportExpression: (node) => check(node.source),
+    };
+  },
+};
+
+const apiSurfaces = {
+  files: ['apps/api/**/*.{ts,tsx}'],
+  plugins: { api: { rules: { 'surface-boundary': surfaceBoundary } } },
+  rules: { 'api/surface-boundary': 'error' },
+};
 
 const boundaries = [
   ...bounded('apps/*', ['apps/embedded/**'], (levels) => [DEEP_LIB, leavesPackage(levels)]),
@@ -203,6 +261,7 @@ export default tseslint.config(
   },
   queryStyle,
   ...boundaries,
+  apiSurfaces,
   testKitOutsidePackages,
   prettier,
 );

@@ -7,15 +7,15 @@ import { promisify } from 'node:util';
 import { chromium } from 'playwright-core';
 import request from 'supertest';
 import { ERROR_TABLE } from '#app/errors';
-import { ValidateAddressDto } from '../apps/api/addresses/dto/validate-address.dto.js';
-import { strictBodySchema } from '../apps/api/openapi/request-schemas.js';
-import { CreateQuoteDto } from '../apps/api/quotes/dto/create-quote.dto.js';
-import { CreateSwapDto } from '../apps/api/swaps/dto/create-swap.dto.js';
-import { TestDepositDto, TestStatusDto } from '../apps/api/test-helpers/dto/test-helpers.dto.js';
+import { ValidateAddressDto } from '../apps/api/platform/contract/validate-address.dto.js';
+import { strictBodySchema } from '../apps/api/platform/openapi/request-schemas.js';
+import { CreateQuoteDto } from '../apps/api/platform/contract/create-quote.dto.js';
+import { CreateSwapDto } from '../apps/api/platform/contract/create-swap.dto.js';
+import { TestDepositDto, TestStatusDto } from '../apps/api/platform/contract/test-helpers.dto.js';
 import {
   CreateWebhookEndpointDto,
   UpdateWebhookEndpointDto,
-} from '../apps/api/webhook-endpoints/dto/webhook-endpoint.dto.js';
+} from '../apps/api/partner-api/webhook-endpoints/dto/webhook-endpoint.dto.js';
 import { createPartner, issueCredential } from './factories/partners.js';
 import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
 import { truncateAll } from './support/database.js';

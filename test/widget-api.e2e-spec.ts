@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
-import { gzippedScriptBytes, WIDGET_ASSETS } from '../apps/api/widget/widget.assets.js';
+import { gzippedScriptBytes, WIDGET_ASSETS } from '../apps/api/platform/assets/widget.assets.js';
 import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
 import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
 import { openTestDataSource, testRedisPrefix, truncateAll } from './support/database.js';

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import request from 'supertest';
-import { WIDGET_ASSETS } from '../apps/api/widget/widget.assets.js';
+import { WIDGET_ASSETS } from '../apps/api/platform/assets/widget.assets.js';
 import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
 import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
 import { truncateAll } from './support/database.js';

@@ -6,14 +6,14 @@ import { configureHttpApp, strictExpressAdapter, type PipelineStep } from '#app/
 import { PinoNestLogger } from '#app/logging';
 import { ApiModule } from './api.module.js';
 import { dashboardHttpMiddleware } from './dashboard/common/dashboard-http.middleware.js';
-import { ApiMetrics } from './metrics/api.metrics.js';
-import { requestMetricsMiddleware } from './metrics/request-metrics.middleware.js';
-import { OpenApiDocumentHolder } from './openapi/openapi.controller.js';
-import { buildOpenApiDocuments } from './openapi/openapi.document.js';
-import { publicCorsMiddleware } from './public-quotes/public-cors.middleware.js';
-import { RequestLimits } from './rate-limiting/request-limits.js';
+import { ApiMetrics } from './platform/metrics/api.metrics.js';
+import { requestMetricsMiddleware } from './platform/metrics/request-metrics.middleware.js';
+import { OpenApiDocumentHolder } from './platform/openapi/openapi.controller.js';
+import { buildOpenApiDocuments } from './platform/openapi/openapi.document.js';
+import { publicCorsMiddleware } from './partner-api/public-quotes/public-cors.middleware.js';
+import { RequestLimits } from './platform/rate-limiting/request-limits.js';
 import { WidgetKeyAuthenticator } from '#app/widgets';
-import { widgetPreflightMiddleware } from './widget-api/widget-cors.middleware.js';
+import { widgetPreflightMiddleware } from './widget/api/widget-cors.middleware.js';
 
 /** Builds the api app exactly as production runs it; main, the embedded start and e2e tests share it. */
 export async function createApiApp(

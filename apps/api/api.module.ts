@@ -4,21 +4,22 @@ import { CoreModule } from '#app/core';
 import { EventRecorder, EventsModule as EventsDomainModule } from '#app/events';
 import { HealthModule } from '#app/health';
 import { WebhookOutbox, WebhooksDataModule } from '#app/webhooks';
-import { AddressesModule } from './addresses/addresses.module.js';
-import { AdminModule } from './admin/admin.module.js';
-import { CurrenciesModule } from './currencies/currencies.module.js';
+import { AddressesModule } from './partner-api/addresses/addresses.module.js';
+import { AdminModule } from './admin-api/admin.module.js';
+import { CurrenciesModule } from './partner-api/currencies/currencies.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
-import { EventsModule } from './events/events.module.js';
-import { MetricsModule } from './metrics/metrics.module.js';
-import { OpenApiModule } from './openapi/openapi.module.js';
-import { PairsModule } from './pairs/pairs.module.js';
-import { PublicQuotesModule } from './public-quotes/public-quotes.module.js';
-import { QuotesModule } from './quotes/quotes.module.js';
-import { RateLimitingModule } from './rate-limiting/rate-limiting.module.js';
-import { SwapsModule } from './swaps/swaps.module.js';
-import { TestHelpersModule } from './test-helpers/test-helpers.module.js';
-import { WebhookEndpointsModule } from './webhook-endpoints/webhook-endpoints.module.js';
-import { WidgetApiModule } from './widget-api/widget-api.module.js';
+import { EventsModule } from './partner-api/events/events.module.js';
+import { MetricsModule } from './platform/metrics/metrics.module.js';
+import { OpenApiModule } from './platform/openapi/openapi.module.js';
+import { PairsModule } from './partner-api/pairs/pairs.module.js';
+import { PublicQuotesModule } from './partner-api/public-quotes/public-quotes.module.js';
+import { QuotesModule } from './partner-api/quotes/quotes.module.js';
+import { RateLimitingModule } from './platform/rate-limiting/rate-limiting.module.js';
+import { SwapsModule } from './partner-api/swaps/swaps.module.js';
+import { TestHelpersModule } from './partner-api/test-helpers/test-helpers.module.js';
+import { WebhookEndpointsModule } from './partner-api/webhook-endpoints/webhook-endpoints.module.js';
+import { SiteSettingsModule } from './platform/site/site.settings.js';
+import { WidgetApiModule } from './widget/api/widget-api.module.js';
 
 /**
  * The api: the process's core (configuration, database) and its route modules, each of which
@@ -31,10 +32,6 @@ export class ApiModule {
   }
 
   static forRoot(config: ApiConfig): DynamicModule {
-    const testHelpers = TestHelpersModule.forRoot({
-      testProviderUrl: config.testProvider?.url ?? null,
-      timeoutMs: config.provider.timeoutMs,
-    });
     return {
       module: ApiModule,
       imports: [
@@ -43,6 +40,7 @@ export class ApiModule {
         WebhooksDataModule,
         MetricsModule,
         RateLimitingModule,
+        SiteSettingsModule.forRoot(config),
         HealthModule.forRoot(config),
         OpenApiModule,
         AdminModule,
@@ -55,11 +53,10 @@ export class ApiModule {
         EventsModule,
         WebhookEndpointsModule,
         DashboardModule.forRoot(config),
-        testHelpers,
+        TestHelpersModule,
         WidgetApiModule.forRoot({
           credentialEncryptionKey: config.credentialEncryptionKey,
           quotes: { fixedRateTtlSeconds: config.fixedRateTtlSeconds },
-          testHelpers,
           publicUrl: config.dashboard.publicUrl,
         }),
       ],

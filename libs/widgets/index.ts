@@ -6,3 +6,4 @@ export * from './widget-key.view.js';
 export * from './widget-keys.repository.js';
 export * from './widget-keys.service.js';
 export * from './widgets.module.js';
+export * from './widget-options.js';

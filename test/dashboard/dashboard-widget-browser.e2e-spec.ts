@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
-import { WIDGET_ASSETS } from '../../apps/api/widget/widget.assets.js';
+import { WIDGET_ASSETS } from '../../apps/api/platform/assets/widget.assets.js';
 import { TEST_ADMIN_TOKEN } from '../support/api.js';
 import {
   launchChromium,

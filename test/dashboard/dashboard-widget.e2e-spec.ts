@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { WidgetKeysService } from '#app/widgets';
-import { WIDGET_ASSETS } from '../../apps/api/widget/widget.assets.js';
+import { WIDGET_ASSETS } from '../../apps/api/platform/assets/widget.assets.js';
 import { openTestDataSource, testRedisPrefix, truncateAll } from '../support/database.js';
 import {
   createTestOrganization,

@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '#app/accounts';
 import { PartnersModule } from '#app/partners';
-import { RateLimitingModule } from '../rate-limiting/rate-limiting.module.js';
+import { RateLimitingModule } from '../platform/rate-limiting/rate-limiting.module.js';
 import { DashboardCsrf } from './common/dashboard.csrf.js';
 import { DashboardGuard } from './common/dashboard.guard.js';
 import { ReauthPrompts } from './common/reauth.js';

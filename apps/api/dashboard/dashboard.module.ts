@@ -8,7 +8,7 @@ import { AuditLogController } from './audit-log/audit-log.controller.js';
 import { ApiKeysPagesModule } from './api-keys/api-keys.module.js';
 import { EventsPagesModule } from './events/events.module.js';
 import { WebhooksPagesModule } from './webhooks/webhooks.module.js';
-import { AssetsController } from './assets/assets.controller.js';
+import { AssetsController } from '../platform/assets/assets.controller.js';
 import { DashboardCoreModule } from './dashboard-core.module.js';
 import { DashboardEarningsModule } from './earnings/earnings.module.js';
 import { OverviewController } from './overview/overview.controller.js';

@@ -22,7 +22,7 @@ import {
 } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
 import { emailProblem, passwordFieldProblem, textProblem } from '../common/form-rules.js';
-import { safeNext } from '../common/origin.js';
+import { safeNext } from '../../platform/site/origin.js';
 import { SeeOther } from '../common/see-other.js';
 import { SignInSteps } from '../common/sign-in-steps.js';
 import {

@@ -11,7 +11,7 @@ import { DASHBOARD_SETTINGS, type DashboardSettings } from '../common/dashboard.
 import { DashboardController, FormBody, Page, PublicPage } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
 import { emailProblem, passwordFieldProblem } from '../common/form-rules.js';
-import { serviceOrigin } from '../common/origin.js';
+import { serviceOrigin } from '../../platform/site/origin.js';
 import { SeeOther } from '../common/see-other.js';
 import { LinkGonePage, SetPasswordPage } from './accounts.pages.js';
 

@@ -8,8 +8,8 @@ import {
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { SignedIn } from '#app/accounts';
-import { RateLimitGuard } from '../../rate-limiting/rate-limit.guard.js';
-import { RateLimits } from '../../rate-limiting/rate-limits.decorator.js';
+import { RateLimitGuard } from '../../platform/rate-limiting/rate-limit.guard.js';
+import { RateLimits } from '../../platform/rate-limiting/rate-limits.decorator.js';
 export * from './access.decorators.js';
 import type { DashboardRequest, PageContext } from './dashboard-request.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';

@@ -15,7 +15,7 @@ import { DASHBOARD_SETTINGS, type DashboardSettings } from './dashboard.config.j
 import { DashboardCsrf } from './dashboard.csrf.js';
 import { DASHBOARD_ACCESS, type DashboardAccess } from './access.decorators.js';
 import { type FlashMessage, takeFlash } from './flash.js';
-import { isSameOrigin } from './origin.js';
+import { isSameOrigin } from '../../platform/site/origin.js';
 import { loginUrl, SeeOther } from './see-other.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);

@@ -1,5 +1,5 @@
 import type { Children } from '@kitajs/html';
-import { DASHBOARD_STYLES, FAVICON, HTMX } from '../assets/dashboard.assets.js';
+import { DASHBOARD_STYLES, FAVICON, HTMX } from '../../platform/assets/dashboard.assets.js';
 import type { PageContext } from '../common/dashboard-request.js';
 import { FlashBanner } from './flash.js';
 import { Form } from './form.js';

@@ -1,5 +1,5 @@
 import type { Children } from '@kitajs/html';
-import { defineAsset } from '../assets/asset.registry.js';
+import { defineAsset } from '../../platform/assets/asset.registry.js';
 import { Notice } from './flash.js';
 
 /**

@@ -8,7 +8,7 @@ import { dashboardCookie, readCookie } from '../common/cookies.js';
 import type { PageContext } from '../common/dashboard-request.js';
 import { DashboardController, FormBody, Page, PublicPage } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
-import { safeNext } from '../common/origin.js';
+import { safeNext } from '../../platform/site/origin.js';
 import { SeeOther } from '../common/see-other.js';
 import {
   credentialOf,

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { defineAsset } from '../assets/asset.registry.js';
+import { defineAsset } from '../../platform/assets/asset.registry.js';
 import { PASSKEYS_SCRIPT } from './passkeys.script.js';
 
 /**

@@ -11,7 +11,7 @@ import {
   Page,
 } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
-import { safeNext } from '../common/origin.js';
+import { safeNext } from '../../platform/site/origin.js';
 import { ReauthPrompts, reauthRefusalText, setRetryAfter } from '../common/reauth.js';
 import { SeeOther } from '../common/see-other.js';
 import { type SecondFactorChange, SecondFactorNotices } from './second-factor-notices.js';

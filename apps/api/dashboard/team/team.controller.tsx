@@ -19,7 +19,7 @@ import {
 import { setFlash } from '../common/flash.js';
 import { emailProblem } from '../common/form-rules.js';
 import { ReauthPrompts, reauthRefusalText } from '../common/reauth.js';
-import { serviceOrigin } from '../common/origin.js';
+import { serviceOrigin } from '../../platform/site/origin.js';
 import { SeeOther } from '../common/see-other.js';
 import { TeamPage } from './team.page.js';
 

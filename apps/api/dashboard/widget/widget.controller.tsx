@@ -11,9 +11,10 @@ import {
   type WidgetKeyRecord,
   type WidgetKeyView,
   WidgetKeysService,
+  widgetAccent,
+  widgetTheme,
 } from '#app/widgets';
-import { widgetAccent, widgetTheme } from '../../widget/widget-options.js';
-import { widgetSnippet } from '../../widget/widget-snippet.js';
+import { widgetSnippet } from './widget-snippet.js';
 import { ownerScopeOf } from '../data/owner-scope.js';
 import { DASHBOARD_PREVIEW_CSP } from '../common/dashboard-http.middleware.js';
 import type { PageContext } from '../common/dashboard-request.js';
@@ -28,7 +29,7 @@ import {
 } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
 import { issuingBlockedReason } from '../common/issuing.js';
-import { serviceOrigin } from '../common/origin.js';
+import { serviceOrigin } from '../../platform/site/origin.js';
 import { SeeOther } from '../common/see-other.js';
 import {
   PAGE,

@@ -1,5 +1,4 @@
-import { MAX_WIDGET_KEY_NAME_LENGTH, type WidgetKeyView } from '#app/widgets';
-import type { WidgetTheme } from '../../widget/widget-options.js';
+import { MAX_WIDGET_KEY_NAME_LENGTH, type WidgetKeyView, type WidgetTheme } from '#app/widgets';
 import { Field, SelectField, TextAreaField } from '../components/field.js';
 import { FormError, Notice } from '../components/flash.js';
 import { Form } from '../components/form.js';

@@ -1,9 +1,0 @@
-import { TickerField } from '../../common/ticker.decorator.js';
-
-export class PairQueryDto {
-  @TickerField('from', 'btc')
-  from: string;
-
-  @TickerField('to', 'eth')
-  to: string;
-}

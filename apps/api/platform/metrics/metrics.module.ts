@@ -1,0 +1,18 @@
+import { Module } from '@nestjs/common';
+import { ProviderModule, UpstreamCallListeners } from '#app/provider';
+import { AdminAuthModule } from '../auth/admin-auth.module.js';
+import { ApiMetrics } from './api.metrics.js';
+import { MetricsController } from './metrics.controller.js';
+
+/** `/metrics`; every call of the api's provider adapters is counted in it. */
+@Module({
+  imports: [ProviderModule, AdminAuthModule],
+  controllers: [MetricsController],
+  providers: [ApiMetrics],
+  exports: [ApiMetrics],
+})
+export class MetricsModule {
+  constructor(listeners: UpstreamCallListeners, metrics: ApiMetrics) {
+    listeners.add(metrics.onUpstreamCall);
+  }
+}

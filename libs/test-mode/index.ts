@@ -1,0 +1,2 @@
+export * from './test-helpers.service.js';
+export * from './test-mode.module.js';

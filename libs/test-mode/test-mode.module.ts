@@ -1,0 +1,34 @@
+import { Module } from '@nestjs/common';
+import { CatalogueModule } from '#app/catalogue';
+import { APP_SETTINGS, type AppSettings } from '#app/config';
+import { SwapRefreshModule } from '#app/polling';
+import { ProviderModule } from '#app/provider';
+import { SwapsDataModule, SwapsModule } from '#app/swaps';
+import {
+  SANDBOX_CONTROL_OPTIONS,
+  SandboxControlClient,
+  type SandboxControlOptions,
+} from './sandbox-control.client.js';
+import { TestHelpersService } from './test-helpers.service.js';
+
+/**
+ * Test mode's helpers, for every surface that offers them (the partner API's
+ * `/v1/test_helpers/*`, the widget's "Simulate deposit"): one instance per process.
+ */
+@Module({
+  imports: [CatalogueModule, ProviderModule, SwapsModule, SwapsDataModule, SwapRefreshModule],
+  providers: [
+    {
+      provide: SANDBOX_CONTROL_OPTIONS,
+      useFactory: (settings: AppSettings): SandboxControlOptions => ({
+        testProviderUrl: settings.testProvider?.url ?? null,
+        timeoutMs: settings.testProvider?.timeoutMs ?? 0,
+      }),
+      inject: [APP_SETTINGS],
+    },
+    SandboxControlClient,
+    TestHelpersService,
+  ],
+  exports: [TestHelpersService],
+})
+export class TestModeModule {}
