@@ -215,7 +215,7 @@ describe('SandboxProvider', () => {
           const amountFrom = await amountInside(from, to, fraction, 'float');
           const quote = await sut.getFloatQuote({ from, to, amountFrom });
           const precision = currency(to).blockchainPrecision;
-          for (const value of [quote.amountTo, quote.networkFee, quote.fee]) {
+          for (const value of [quote.amountTo, quote.networkFee, quote.fee ?? '']) {
             expect(value).toMatch(DECIMAL_STRING);
             expect(decimals(value)).toBeLessThanOrEqual(precision);
           }

@@ -189,7 +189,7 @@ describe(SwapPollingService.name, () => {
         live.report(`tx-s${i}`, 'confirming');
       }
       live.beforeLookup = (call) =>
-        call === 1 ? unavailable('getTransactions', 'timeout after 1000 ms') : undefined;
+        call === 1 ? unavailable('getTransactions', 'timeout after 1000 ms', 'unknown') : undefined;
       const { sut } = await poller('over');
 
       const report = await sut.pollDue(lane(sut, 'live'), 'poller-a');
@@ -237,7 +237,7 @@ describe(SwapPollingService.name, () => {
         live.report(`tx-s${i}`, i < 100 ? 'confirming' : 'exchanging');
       }
       live.beforeLookup = (call) =>
-        call === 1 ? unavailable('getTransactions', 'HTTP 502') : undefined;
+        call === 1 ? unavailable('getTransactions', 'HTTP 502', 'unknown') : undefined;
       const { sut, cycles } = await poller('pending');
 
       const report = await sut.pollDue(lane(sut, 'live'), 'poller-a');
@@ -273,7 +273,7 @@ describe(SwapPollingService.name, () => {
       live.report('tx-btc-1', 'finished');
       live.report('tx-ltc-1', 'finished');
       pricer.prices.set('btc', '60000');
-      pricer.prices.set('ltc', unavailable('getExchangeAmount', 'HTTP 502'));
+      pricer.prices.set('ltc', unavailable('getExchangeAmount', 'HTTP 502', 'unknown'));
       const { sut } = await poller('over');
 
       await sut.pollDue(lane(sut, 'live'), 'poller-a');

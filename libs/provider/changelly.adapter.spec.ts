@@ -12,7 +12,7 @@ import type {
   WirePairParams,
   WireTransaction,
 } from './changelly.wire.js';
-import type { UpstreamCallEvent } from './json-rpc.client.js';
+import type { UpstreamCallEvent } from './upstream-call.runner.js';
 import type { UpstreamGate } from '#app/rate-limit';
 import type { QuoteRequest } from './liquidity-provider.js';
 import { ProviderError } from './provider.error.js';

@@ -12,7 +12,8 @@ import {
   readPairParams,
   readTransactions,
 } from './changelly.mapper.js';
-import { JsonRpcClient, type UpstreamCallEvent } from './json-rpc.client.js';
+import { JsonRpcClient } from './json-rpc.client.js';
+import type { UpstreamCallEvent } from './upstream-call.runner.js';
 import type {
   AddressValidation,
   CreateFixedTransactionRequest,
@@ -59,6 +60,7 @@ function chunk<T>(items: T[], size: number): T[][] {
 export class ChangellyAdapter implements LiquidityProvider {
   private readonly rpc: JsonRpcClient;
   private readonly cache: TieredCache;
+  readonly name = 'changelly';
   readonly id: string;
 
   constructor(

@@ -1,5 +1,6 @@
 export * from './changelly.adapter.js';
 export * from './changelly.wire.js';
+export * from './http.transport.js';
 export * from './json-rpc.client.js';
 export * from './liquidity-provider.js';
 export * from './mode-routed.provider.js';
@@ -7,3 +8,4 @@ export * from './provider.error.js';
 export * from './provider.module.js';
 export * from './request-signer.js';
 export * from './time.js';
+export * from './upstream-call.runner.js';

@@ -1,4 +1,6 @@
-import type { SwapStatus } from '#app/domain';
+import type { ProviderName, SwapStatus } from '#app/domain';
+
+export { PROVIDER_NAMES, isProviderName, type ProviderName } from '#app/domain';
 
 /**
  * The port every liquidity provider adapter implements. Amounts are decimal strings, timestamps
@@ -6,6 +8,8 @@ import type { SwapStatus } from '#app/domain';
  * with data or rejects with a `ProviderError`; an outage is never turned into an empty result.
  */
 export interface LiquidityProvider {
+  /** Which provider this is: what operators, logs and metrics call it. */
+  readonly name: ProviderName;
   /**
    * A stable name of the provider endpoint: data derived from its answers (caches shared through
    * the store) is kept under it, so two providers never read each other's.
@@ -61,7 +65,8 @@ export interface ProviderFloatQuote {
   amountTo: string;
   networkFee: string;
   rate: string;
-  fee: string;
+  /** The provider's fee in the payout currency; null where it builds it into the rate unsaid. */
+  fee: string | null;
   min: string;
   max: string;
 }

@@ -1,5 +1,5 @@
 import { requestContext } from '#app/logging';
-import type { LiquidityProvider } from './liquidity-provider.js';
+import type { LiquidityProvider, ProviderName } from './liquidity-provider.js';
 import {
   inMode,
   LiquidityProviders,
@@ -7,13 +7,16 @@ import {
   ModeRoutedProvider,
 } from './mode-routed.provider.js';
 
-type Method = Exclude<keyof LiquidityProvider, 'id'>;
+type Method = Exclude<keyof LiquidityProvider, 'id' | 'name'>;
 
 /** Records the name of each call it gets; answers none (the tests look only at who was called). */
 class RecordingProvider implements LiquidityProvider {
   readonly calls: Method[] = [];
 
-  constructor(readonly id: string) {}
+  constructor(
+    readonly id: string,
+    readonly name: ProviderName = 'changelly',
+  ) {}
 
   private record(method: Method): Promise<never> {
     this.calls.push(method);
@@ -57,7 +60,7 @@ describe(ModeRoutedProvider.name, () => {
 
   beforeEach(() => {
     live = new RecordingProvider('live');
-    test = new RecordingProvider('test');
+    test = new RecordingProvider('test', 'changenow');
     sut = new ModeRoutedProvider(new LiquidityProviders(live, test));
   });
 
@@ -83,6 +86,9 @@ describe(ModeRoutedProvider.name, () => {
 
   it('refuses to name a provider without a mode', () => {
     expect(() => sut.id).toThrow(ModeNotSetError);
+    expect(() => sut.name).toThrow(ModeNotSetError);
     expect(inMode(false, () => sut.id)).toBe('test');
+    expect(inMode(false, () => sut.name)).toBe('changenow');
+    expect(inMode(true, () => sut.name)).toBe('changelly');
   });
 });

@@ -7,6 +7,7 @@ import type {
   CreateTransactionRequest,
   LiquidityProvider,
   ProviderCurrency,
+  ProviderName,
   ProviderFixedQuote,
   ProviderFloatQuote,
   ProviderPairParams,
@@ -76,6 +77,10 @@ export class ModeRoutedProvider implements LiquidityProvider {
       throw new ModeNotSetError();
     }
     return this.providers.forMode(livemode ? 'live' : 'test');
+  }
+
+  get name(): ProviderName {
+    return this.current.name;
   }
 
   get id(): string {

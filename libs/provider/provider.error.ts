@@ -1,10 +1,22 @@
 import { AppError, ErrorCode } from '#app/errors';
 
+/**
+ * Whether a failed call may have taken effect at the provider (docs/decisions.md, "Which failures
+ * prove nothing was made"): `not_sent` never reached it (refused connection, unknown host, connect
+ * timeout, our own budget refusing); `refused` it answered with a definite error and made
+ * nothing; `unknown` it may have processed the call (timeout or reset after sending, HTTP 5xx, an
+ * unreadable answer, a JSON-RPC internal error).
+ */
+export type Delivery = 'not_sent' | 'refused' | 'unknown';
+
 export interface ProviderErrorOptions {
-  /** The upstream JSON-RPC method that failed. */
+  /** The upstream method or operation that failed. */
   method: string;
+  delivery: Delivery;
   param?: string | null;
   upstreamCode?: number | null;
+  /** The provider's own error word, where it names errors so (ChangeNOW's `out_of_range`). */
+  upstreamError?: string | null;
   upstreamMessage?: string | null;
   retryAfterMs?: number | null;
   /** The min or max the provider named in an amount rejection. */
@@ -18,6 +30,8 @@ export interface ProviderErrorOptions {
  */
 export class ProviderError extends AppError {
   readonly method: string;
+  readonly delivery: Delivery;
+  readonly upstreamError: string | null;
   readonly upstreamMessage: string | null;
   readonly bound: string | null;
 
@@ -30,6 +44,8 @@ export class ProviderError extends AppError {
     });
     this.name = 'ProviderError';
     this.method = options.method;
+    this.delivery = options.delivery;
+    this.upstreamError = options.upstreamError ?? null;
     this.upstreamMessage = options.upstreamMessage ?? null;
     this.bound = options.bound ?? null;
   }
@@ -52,36 +68,24 @@ function rejectedParam(message: string): 'pair' | 'amountFrom' | null {
   return /amount/i.test(message) ? 'amountFrom' : null;
 }
 
-/** The JSON-RPC error table in docs/decisions.md, "The provider's wire protocol". */
+/**
+ * The JSON-RPC error table in docs/decisions.md, "The provider's wire protocol". Every answer but
+ * an internal error (-32603) is a refusal that made nothing.
+ */
 export function mapRpcError(method: string, code: number, message: string): ProviderError {
-  const base = { method, upstreamCode: code, upstreamMessage: message };
+  const delivery: Delivery = code === -32603 ? 'unknown' : 'refused';
+  const base = { method, delivery, upstreamCode: code, upstreamMessage: message };
   if (code === -32600) {
-    const min = MIN_AMOUNT.exec(message);
-    if (min?.[1]) {
-      return new ProviderError(
-        ErrorCode.AmountBelowMin,
-        `The amount is below the minimum of ${min[1]}.`,
-        {
-          ...base,
-          param: 'amountFrom',
-          bound: min[1],
-        },
-      );
+    const min = MIN_AMOUNT.exec(message)?.[1];
+    if (min) {
+      return outOfBounds('min', min, base);
     }
-    const max = MAX_AMOUNT.exec(message);
-    if (max?.[1]) {
-      return new ProviderError(
-        ErrorCode.AmountAboveMax,
-        `The amount is above the maximum of ${max[1]}.`,
-        {
-          ...base,
-          param: 'amountFrom',
-          bound: max[1],
-        },
-      );
+    const max = MAX_AMOUNT.exec(message)?.[1];
+    if (max) {
+      return outOfBounds('max', max, base);
     }
     if (/requests limit/i.test(message)) {
-      return rateLimited(method, code, message);
+      return rateLimited(method, { upstreamCode: code, upstreamMessage: message });
     }
     if (/unauthori[sz]ed|signature|api key/i.test(message)) {
       return notConfigured(method, code, message);
@@ -90,11 +94,7 @@ export function mapRpcError(method: string, code: number, message: string): Prov
   }
   if (code === -32602) {
     if (/rateId was expired or already used/i.test(message)) {
-      return new ProviderError(
-        ErrorCode.RateExpired,
-        'The fixed rate has expired or was already used. Request a new quote.',
-        { ...base, param: 'rateId' },
-      );
+      return rateExpired(base);
     }
     return new ProviderError(ErrorCode.InvalidRequest, message, {
       ...base,
@@ -108,15 +108,51 @@ export function mapRpcError(method: string, code: number, message: string): Prov
   );
 }
 
+/** Details of a provider's refusal, beyond its code. */
+type RefusalDetails = Omit<ProviderErrorOptions, 'param' | 'bound'>;
+
+/** The amount is outside the provider's bounds; the error names the bound it broke. */
+export function outOfBounds(
+  side: 'min' | 'max',
+  bound: string,
+  details: RefusalDetails,
+): ProviderError {
+  return side === 'min'
+    ? new ProviderError(ErrorCode.AmountBelowMin, `The amount is below the minimum of ${bound}.`, {
+        ...details,
+        param: 'amountFrom',
+        bound,
+      })
+    : new ProviderError(ErrorCode.AmountAboveMax, `The amount is above the maximum of ${bound}.`, {
+        ...details,
+        param: 'amountFrom',
+        bound,
+      });
+}
+
+export function rateExpired(details: RefusalDetails): ProviderError {
+  return new ProviderError(
+    ErrorCode.RateExpired,
+    'The fixed rate has expired or was already used. Request a new quote.',
+    { ...details, param: 'rateId' },
+  );
+}
+
+/** The provider's own limit: it answered, so nothing was made. */
 export function rateLimited(
   method: string,
-  code: number | null,
-  message: string | null,
+  details: { upstreamCode?: number | null; upstreamMessage: string; retryAfterMs?: number },
 ): ProviderError {
   return new ProviderError(
     ErrorCode.UpstreamRateLimited,
     'The liquidity provider request limit was reached. Please retry shortly.',
-    { method, upstreamCode: code, upstreamMessage: message, retryAfterMs: UPSTREAM_RETRY_AFTER_MS },
+    {
+      method,
+      delivery: 'refused',
+      upstreamCode: details.upstreamCode,
+      upstreamMessage: details.upstreamMessage,
+      retryAfterMs: details.retryAfterMs ?? UPSTREAM_RETRY_AFTER_MS,
+    },
   );
 }
 
@@ -128,30 +164,41 @@ export function notConfigured(
   return new ProviderError(
     ErrorCode.UpstreamNotConfigured,
     'The liquidity provider refused our credentials.',
-    { method, upstreamCode: code, upstreamMessage: message },
+    { method, delivery: 'refused', upstreamCode: code, upstreamMessage: message },
   );
 }
 
+/** An answer we cannot read: the call may have been processed all the same. */
 export function badResponse(method: string, detail: string, cause?: unknown): ProviderError {
   return new ProviderError(
     ErrorCode.UpstreamBadResponse,
     'The liquidity provider returned an unreadable response.',
-    { method, upstreamMessage: detail, cause },
+    { method, delivery: 'unknown', upstreamMessage: detail, cause },
   );
 }
 
+/** A quote call answered with no quote: nothing is ever made by a quote. */
 export function emptyQuote(method: string): ProviderError {
   return new ProviderError(
     ErrorCode.UpstreamEmptyQuote,
     'The liquidity provider returned no quote. Please retry shortly.',
-    { method },
+    { method, delivery: 'refused' },
   );
 }
 
-export function unavailable(method: string, detail: string, cause?: unknown): ProviderError {
+/**
+ * No usable answer: never sent (`not_sent`), or sent and then lost, or answered with HTTP 5xx
+ * (`unknown`).
+ */
+export function unavailable(
+  method: string,
+  detail: string,
+  delivery: Exclude<Delivery, 'refused'>,
+  cause?: unknown,
+): ProviderError {
   return new ProviderError(
     ErrorCode.UpstreamUnavailable,
     'The liquidity provider is temporarily unavailable. Please retry later.',
-    { method, upstreamMessage: detail, cause },
+    { method, delivery, upstreamMessage: detail, cause },
   );
 }

@@ -3,7 +3,7 @@ import { APP_SETTINGS, requireSetting, type AppSettings, type ProviderConfig } f
 import { UPSTREAM_GATES, UpstreamGateModule, type UpstreamGates } from '#app/rate-limit';
 import { KEY_VALUE_STORE, RedisModule, type KeyValueStore } from '#app/redis';
 import { ChangellyAdapter } from './changelly.adapter.js';
-import type { UpstreamCallEvent } from './json-rpc.client.js';
+import type { UpstreamCallEvent } from './upstream-call.runner.js';
 import { LIQUIDITY_PROVIDER } from './liquidity-provider.js';
 import {
   LIQUIDITY_PROVIDERS,

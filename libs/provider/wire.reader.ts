@@ -22,6 +22,19 @@ export class WireReader {
     return value;
   }
 
+  /** A field as it is, for a reader of its own. */
+  field(key: string): unknown {
+    return this.record[key];
+  }
+
+  /** A nested object, or null when absent. */
+  optionalObject(key: string): WireReader | null {
+    const value = this.record[key];
+    return value === null || value === undefined
+      ? null
+      : new WireReader(value, `${this.what}.${key}`);
+  }
+
   string(key: string): string {
     const value = this.record[key];
     if (typeof value !== 'string' || value === '') {

@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
-import { AppError, ErrorCode } from '#app/errors';
 import {
   LIQUIDITY_PROVIDER,
   ProviderError,
@@ -139,17 +138,11 @@ function madeBy(attempt: UpstreamAttempt, tx: ProviderTransaction): boolean {
 }
 
 /**
- * The provider answered and created nothing: a JSON-RPC rejection, or our own budget refusing
- * before anything was sent. A timeout, a cut connection, a 5xx, an unreadable answer or an
- * internal error may have created the transaction all the same.
+ * The call proved that nothing was created: it never reached the provider (a refused connection,
+ * our own budget refusing) or the provider answered with a definite refusal. A timeout, a cut
+ * connection, a 5xx, an unreadable answer or an internal error may have created the transaction
+ * all the same (docs/decisions.md, "Which failures prove nothing was made").
  */
 function isDefiniteRejection(error: unknown): boolean {
-  if (error instanceof ProviderError) {
-    return ![
-      ErrorCode.UpstreamUnavailable,
-      ErrorCode.UpstreamBadResponse,
-      ErrorCode.UpstreamError,
-    ].includes(error.code);
-  }
-  return error instanceof AppError && error.code === ErrorCode.UpstreamRateLimited;
+  return error instanceof ProviderError && error.delivery !== 'unknown';
 }

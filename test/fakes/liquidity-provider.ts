@@ -9,6 +9,7 @@ import {
   type ProviderFixedQuote,
   type ProviderFloatQuote,
   type ProviderPairParams,
+  type ProviderName,
   type ProviderTransaction,
   type TransactionQuery,
 } from '#app/provider';
@@ -20,7 +21,7 @@ export type CreateOutcome = 'answer' | 'lose-answer' | 'time-out-before-creating
 
 /** The provider's timeout of `method`, as the adapter reports it. */
 export function timedOut(method: string): ProviderError {
-  return unavailable(method, 'timeout after 1000 ms');
+  return unavailable(method, 'timeout after 1000 ms', 'unknown');
 }
 
 /**
@@ -39,7 +40,10 @@ export class FakeLiquidityProvider implements LiquidityProvider {
   /** Called before each lookup with its index; an error it returns is the lookup's failure. */
   beforeLookup: (call: number) => Error | undefined = () => undefined;
 
-  constructor(readonly id = 'fake') {}
+  constructor(
+    readonly id = 'fake',
+    readonly name: ProviderName = 'changelly',
+  ) {}
 
   /** From now on the provider reports transaction `id` in `status`. */
   report(id: string, status: SwapStatus): void {
