@@ -70,6 +70,7 @@ const LIB_LAYERS = [
   ['logging', 'process', 'persistence', 'redis', 'mail'],
   ['rate-limit', 'health'],
   ['provider'],
+  ['routing'],
   ['catalogue', 'partners', 'events'],
   ['quotes', 'accounts', 'widgets', 'dashboard-factors', 'earnings'],
   ['swaps'],

@@ -8,14 +8,11 @@ import { CoreModule } from '#app/core';
 import { KEY_VALUE_STORE, MemoryStore, type KeyValueStore } from '#app/redis';
 import {
   ChangellyAdapter,
-  LIQUIDITY_PROVIDER,
-  LIQUIDITY_PROVIDERS,
-  LiquidityProviders,
-  ModeNotSetError,
+  PROVIDER_FLEET,
   ProviderError,
   ProviderModule,
   providerAuthHeaders,
-  type LiquidityProvider,
+  type ProviderFleet,
 } from '#app/provider';
 import { testDatabaseUrl, testRedisPrefix, testRedisUrl } from './support/database.js';
 import { providerKeyPair } from './support/keys.js';
@@ -466,11 +463,7 @@ describe(ChangellyAdapter.name, () => {
       for (let i = 0; i < 50 && (await store.health(200)) !== 'up'; i++) {
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
-      return {
-        moduleRef,
-        provider: moduleRef.get<LiquidityProvider>(LIQUIDITY_PROVIDER),
-        providers: moduleRef.get<LiquidityProviders>(LIQUIDITY_PROVIDERS),
-      };
+      return { moduleRef, fleet: moduleRef.get<ProviderFleet>(PROVIDER_FLEET) };
     }
 
     it('provides the adapter, whose caches replicas share through Redis', async () => {
@@ -479,14 +472,13 @@ describe(ChangellyAdapter.name, () => {
       try {
         await sandbox.control.reset();
 
-        await expect(first.provider.getCurrencies()).rejects.toBeInstanceOf(ModeNotSetError);
-        await first.providers.live.getCurrencies();
-        await second.providers.live.getCurrencies();
-        await first.providers.live.getPairParams('eth', 'btc');
-        await second.providers.live.getPairParams('eth', 'btc');
+        await first.fleet.get('changelly', true).getCurrencies();
+        await second.fleet.get('changelly', true).getCurrencies();
+        await first.fleet.get('changelly', true).getPairParams('eth', 'btc');
+        await second.fleet.get('changelly', true).getPairParams('eth', 'btc');
 
-        expect(first.providers.live).toBeInstanceOf(ChangellyAdapter);
-        expect(first.providers.test).toBeNull();
+        expect(first.fleet.get('changelly', true)).toBeInstanceOf(ChangellyAdapter);
+        expect(first.fleet.find('changelly', false)).toBeUndefined();
         expect((await sandbox.control.stats()).calls).toEqual({
           getCurrenciesFull: 1,
           getPairsParams: 1,

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { CredentialAuthenticator } from '#app/partners';
-import { ModeNotSetError } from '#app/provider';
 import { SwapCreationService } from '#app/swaps';
 import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
 import {
@@ -262,44 +261,31 @@ describe('Test mode', () => {
     });
   });
 
-  describe('an entry point that sets no mode', () => {
-    it('creates no swap and reaches neither provider, whatever the credential', async () => {
+  describe('the mode as a value', () => {
+    it("sends a creation outside any request to its credential's own provider, never the other", async () => {
       const creation = api.app.get(SwapCreationService);
       const authenticator = api.app.get(CredentialAuthenticator);
       const testPartner = await createPartner(api.app, { mode: 'test' });
-      const livePartner = await createPartner(api.app);
-      // Only the calls creating a swap makes: the poller process polls both sandboxes meanwhile.
-      const creationCalls = async () =>
+      // Only the create calls: the poller process polls both sandboxes meanwhile.
+      const creates = async () =>
         Promise.all(
-          [liveSandbox, testSandbox].map(async (sandbox) => {
-            const { calls } = await sandbox.control.stats();
-            return [
-              'getCurrenciesFull',
-              'getPairsParams',
-              'validateAddress',
-              'createTransaction',
-            ].map((method) => calls[method] ?? 0);
-          }),
+          [liveSandbox, testSandbox].map(
+            async (sandbox) => (await sandbox.control.stats()).calls.createTransaction ?? 0,
+          ),
         );
-      const before = await creationCalls();
-      for (const partner of [testPartner, livePartner]) {
-        // Authenticated as the guard does, but served outside the request context it would fill.
-        const authenticated = await authenticator.authenticate(partner.authorization);
-        await expect(
-          creation.create(authenticated, randomUUID(), {
-            from: 'btc',
-            to: 'eth',
-            amountFrom: '0.1',
-            address: '0x' + 'a'.repeat(40),
-          }),
-        ).rejects.toBeInstanceOf(ModeNotSetError);
-      }
-      expect(await creationCalls()).toEqual(before);
-      const [{ count }] = await db.query<{ count: number }[]>(
-        `SELECT count(*)::int AS count FROM swaps WHERE organization_id = ANY($1)`,
-        [[testPartner.organizationId, livePartner.organizationId]],
-      );
-      expect(count).toBe(0);
+      const [liveBefore, testBefore] = await creates();
+      // Authenticated as the guard does, but served outside the request context it would fill.
+      const authenticated = await authenticator.authenticate(testPartner.authorization);
+
+      const { swap } = await creation.create(authenticated, randomUUID(), {
+        from: 'btc',
+        to: 'eth',
+        amountFrom: '0.1',
+        address: '0x' + 'a'.repeat(40),
+      });
+
+      expect(swap.livemode).toBe(false);
+      expect(await creates()).toEqual([liveBefore, testBefore + 1]);
     });
   });
 

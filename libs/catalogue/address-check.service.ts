@@ -1,5 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provider';
+import { Injectable } from '@nestjs/common';
+import { LiquidityRouter } from '#app/routing';
 import { CatalogueService } from './catalogue.service.js';
 
 /** The verdict on an address: `message` says why it is not one. */
@@ -12,22 +12,27 @@ export interface AddressVerdict {
 const PLAUSIBLE_ADDRESS = /^[A-Za-z0-9:._-]{8,256}$/;
 
 /**
- * The permissive check of `POST /v1/addresses/validate` (and the widget's): a syntactic pre-check, then the
- * provider's `validateAddress`. Swap creation runs the strict chain-specific check.
+ * The permissive check of `POST /v1/addresses/validate` (and the widget's): a syntactic pre-check,
+ * then `validateAddress` of the first provider in routing that lists the currency. Swap creation
+ * runs the strict chain-specific check.
  */
 @Injectable()
 export class AddressCheckService {
   constructor(
     private readonly catalogue: CatalogueService,
-    @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
+    private readonly router: LiquidityRouter,
   ) {}
 
-  async validate(request: { currency: string; address: string }): Promise<AddressVerdict> {
-    const currency = await this.catalogue.currency(request.currency);
+  async validate(
+    livemode: boolean,
+    request: { currency: string; address: string },
+  ): Promise<AddressVerdict> {
+    const currency = await this.catalogue.currency(livemode, request.currency);
     if (!PLAUSIBLE_ADDRESS.test(request.address)) {
       return { valid: false, message: `This is not a ${currency.fullName} address.` };
     }
-    const verdict = await this.provider.validateAddress(currency.ticker, request.address);
+    const provider = await this.router.listing(livemode, currency.ticker);
+    const verdict = await provider.validateAddress(currency.ticker, request.address);
     return verdict.result
       ? { valid: true }
       : {

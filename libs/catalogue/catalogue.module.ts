@@ -1,10 +1,10 @@
 import { Module } from '@nestjs/common';
-import { ProviderModule } from '#app/provider';
+import { RoutingModule } from '#app/routing';
 import { AddressCheckService } from './address-check.service.js';
 import { CatalogueService } from './catalogue.service.js';
 
 @Module({
-  imports: [ProviderModule],
+  imports: [RoutingModule],
   providers: [CatalogueService, AddressCheckService],
   exports: [CatalogueService, AddressCheckService],
 })

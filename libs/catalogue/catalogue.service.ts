@@ -1,20 +1,22 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import type { SwapMode } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import {
-  LIQUIDITY_PROVIDER,
-  type LiquidityProvider,
-  type ProviderCurrency,
-  type ProviderPairParams,
-} from '#app/provider';
+import type { ProviderCurrency, ProviderPairParams } from '#app/provider';
+import { flowBounds, LiquidityRouter, unionBounds, type PairOffer } from '#app/routing';
 import { resolveCurrency } from './ticker-aliases.js';
 
 export type SwapDirection = 'from' | 'to';
 
-/** A usable pair: both currencies resolved to canonical form, with the provider's bounds. */
+/**
+ * A usable pair: both currencies resolved to canonical form, the bounds partners see (the union of
+ * the providers') and what each provider in routing offers on it.
+ */
 export interface ResolvedPair {
+  livemode: boolean;
   from: ProviderCurrency;
   to: ProviderCurrency;
   params: ProviderPairParams;
+  offers: PairOffer[];
 }
 
 function pairUnsupported(message = 'This currency pair is not supported.'): AppError {
@@ -33,18 +35,19 @@ function known(found: ProviderCurrency | null, raw: string): ProviderCurrency {
 }
 
 /**
- * The currency catalogue as partners see it: memo currencies (non-null `extraIdName`) do not
- * exist in v1, tickers are canonical. Backed by the provider adapter's caches.
+ * The currency catalogue as partners see it: the union of the providers in routing (each currency
+ * once, its bounds the widest any provider offers), memo currencies (non-null `extraIdName`) do
+ * not exist in v1, tickers are canonical. Each mode has its own providers, so the mode is asked.
  */
 @Injectable()
 export class CatalogueService {
-  /** The adapter hands out the same list while it is cached, so filtering it once suffices. */
+  /** The router hands out the same list while it is cached, so filtering it once suffices. */
   private readonly listedBySource = new WeakMap<ProviderCurrency[], ProviderCurrency[]>();
 
-  constructor(@Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider) {}
+  constructor(private readonly router: LiquidityRouter) {}
 
-  async currencies(): Promise<ProviderCurrency[]> {
-    const all = await this.provider.getCurrencies();
+  async currencies(livemode: boolean): Promise<ProviderCurrency[]> {
+    const all = (await this.router.catalogue(livemode)).currencies;
     let listed = this.listedBySource.get(all);
     if (!listed) {
       listed = all.filter((c) => c.extraIdName === null);
@@ -54,12 +57,12 @@ export class CatalogueService {
   }
 
   /** Resolves one ticker; unknown and memo currencies answer `pair_unsupported`. */
-  async currency(raw: string): Promise<ProviderCurrency> {
-    return known(resolveCurrency(raw, await this.currencies()), raw);
+  async currency(livemode: boolean, raw: string): Promise<ProviderCurrency> {
+    return known(resolveCurrency(raw, await this.currencies(livemode)), raw);
   }
 
-  async pair(rawFrom: string, rawTo: string): Promise<ResolvedPair> {
-    const currencies = await this.currencies();
+  async pair(livemode: boolean, rawFrom: string, rawTo: string): Promise<ResolvedPair> {
+    const currencies = await this.currencies(livemode);
     const from = known(resolveCurrency(rawFrom, currencies), rawFrom);
     const to = known(resolveCurrency(rawTo, currencies), rawTo);
     if (from.ticker === to.ticker) {
@@ -77,14 +80,27 @@ export class CatalogueService {
     if (!to.enabled || !to.enabledTo) {
       throw pairUnsupported(`${to.ticker} cannot be received at the moment.`);
     }
-    const params = await this.provider
-      .getPairParams(from.ticker, to.ticker)
-      .catch((error: unknown) => {
-        if (error instanceof AppError && error.code === ErrorCode.InvalidRequest) {
-          throw pairUnsupported();
-        }
-        throw error;
-      });
-    return { from, to, params };
+    const offers = await this.router.offers(livemode, from.ticker, to.ticker);
+    if (offers.length === 0) {
+      throw pairUnsupported();
+    }
+    return { livemode, from, to, params: widest(from.ticker, to.ticker, offers), offers };
   }
+}
+
+/** The bounds partners see: per flow, the lowest minimum and the highest maximum on offer. */
+function widest(from: string, to: string, offers: readonly PairOffer[]): ProviderPairParams {
+  const fixedOffers = offers.filter((o) => o.fixed);
+  const bounds = (flow: SwapMode, of: readonly PairOffer[]) =>
+    unionBounds(of.map((o) => flowBounds(o.params, flow)));
+  const float = bounds('float', offers);
+  const fixed = bounds('fixed', fixedOffers.length > 0 ? fixedOffers : offers);
+  return {
+    from,
+    to,
+    minAmountFloat: float.min,
+    maxAmountFloat: float.max,
+    minAmountFixed: fixed.min,
+    maxAmountFixed: fixed.max,
+  };
 }

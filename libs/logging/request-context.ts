@@ -5,8 +5,8 @@ export interface RequestContext {
   requestId: string;
   orgId?: string;
   /**
-   * False while serving a test credential: provider calls made for the request go to the test
-   * provider (`ModeRoutedProvider`), true to the live one. Unset: provider calls are refused.
+   * False while serving a test credential, for the log lines only: the mode itself travels as a
+   * value (the credential's `livemode`) to everything that decides by it.
    */
   livemode?: boolean;
 }

@@ -3,6 +3,7 @@ import { EarningsModule } from '#app/earnings';
 import { EventsModule } from '#app/events';
 import { ProviderModule, UpstreamCallListeners } from '#app/provider';
 import { RedisModule } from '#app/redis';
+import { RoutingModule } from '#app/routing';
 import { QuotesDataModule } from '#app/quotes';
 import { SwapsDataModule } from '#app/swaps';
 import { PollCyclesRepository } from './poll-cycles.repository.js';
@@ -50,7 +51,7 @@ export class PollingModule {
         SwapsDataModule,
         QuotesDataModule,
         EventsModule,
-        ProviderModule,
+        RoutingModule,
         RedisModule,
       ],
       providers: [

@@ -7,6 +7,7 @@ function storedSwap(overrides: Partial<PolledSwap> = {}): PolledSwap {
   return {
     id: '0123456789abcdef',
     livemode: true,
+    provider: 'changelly',
     organizationId: '00000000-0000-4000-8000-000000000001',
     providerTransactionId: 'tx1',
     status: 'waiting',

@@ -2,7 +2,7 @@ import { Test } from '@nestjs/testing';
 import { getDataSourceToken } from '@nestjs/typeorm';
 import { EarningsRepository } from '#app/earnings';
 import { EventRecorder } from '#app/events';
-import { LIQUIDITY_PROVIDERS, LiquidityProviders, unavailable } from '#app/provider';
+import { PROVIDER_FLEET, ProviderFleet, unavailable } from '#app/provider';
 import { SwapsRepository } from '#app/swaps';
 import { swapEntity } from '#test/factories';
 import {
@@ -60,7 +60,14 @@ describe(SwapPollingService.name, () => {
         { provide: EventRecorder, useValue: events },
         { provide: UsdPricer, useValue: pricer },
         { provide: PollMetrics, useValue: metrics },
-        { provide: LIQUIDITY_PROVIDERS, useValue: new LiquidityProviders(live, testProvider) },
+        {
+          provide: PROVIDER_FLEET,
+          useValue: new ProviderFleet(
+            ['changelly'],
+            new Map([['changelly', live]]),
+            new Map(testProvider ? [['changelly', testProvider]] : []),
+          ),
+        },
         { provide: getDataSourceToken(), useValue: new FakeDataSource() },
         { provide: POLLING_OPTIONS, useValue: OPTIONS },
       ],

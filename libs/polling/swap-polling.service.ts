@@ -2,13 +2,13 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { feeInUsd, SWAP_STATUSES, TERMINAL_STATUSES, type SwapStatus } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import {
-  LIQUIDITY_PROVIDERS,
-  LiquidityProviders,
   MAX_IDS_PER_TRANSACTIONS_CALL,
+  PROVIDER_FLEET,
   type LiquidityProvider,
+  type ProviderFleet,
   type ProviderTransaction,
 } from '#app/provider';
-import { SwapsRepository, type RefreshedSwap } from '#app/swaps';
+import { SwapsRepository, type PollScope, type RefreshedSwap } from '#app/swaps';
 import { EarningsRepository, type PendingEarnings } from '#app/earnings';
 import { PollCyclesRepository, type PollCycle } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
@@ -31,11 +31,14 @@ export interface PollingOptions {
 
 export const POLLING_OPTIONS = Symbol('POLLING_OPTIONS');
 
-/** One mode's swaps: polled from that mode's provider, at that mode's interval. */
-export interface PollLane {
-  name: 'live' | 'test';
-  livemode: boolean;
-  provider: LiquidityProvider;
+/**
+ * One provider's swaps in one mode: polled from that provider, under its own budget, at that
+ * mode's interval (docs/decisions.md, "Liquidity routing across providers"). Changelly's lanes
+ * keep the names they had before routing (`live`, `test`), so their cycles carry on.
+ */
+export interface PollLane extends PollScope {
+  name: string;
+  adapter: LiquidityProvider;
   intervalMs: number;
 }
 
@@ -87,7 +90,10 @@ function chunk<T>(items: T[], size: number): T[][] {
 @Injectable()
 export class SwapPollingService {
   private readonly logger = new Logger(SwapPollingService.name);
-  /** The lanes this poller serves: live always, test when a test provider is configured. */
+  /**
+   * The lanes this poller serves: each provider's live swaps, and its test swaps where it has a
+   * test endpoint. A provider operators took out of routing is still polled: its swaps go on.
+   */
   readonly lanes: PollLane[];
 
   constructor(
@@ -97,25 +103,27 @@ export class SwapPollingService {
     private readonly refresher: SwapRefresher,
     private readonly pricer: UsdPricer,
     private readonly metrics: PollMetrics,
-    @Inject(LIQUIDITY_PROVIDERS) providers: LiquidityProviders,
+    @Inject(PROVIDER_FLEET) fleet: ProviderFleet,
     @Inject(POLLING_OPTIONS) private readonly options: PollingOptions,
   ) {
-    this.lanes = [
-      {
-        name: 'live',
-        livemode: true,
-        provider: providers.live,
-        intervalMs: options.pollIntervalMs,
-      },
-    ];
-    if (providers.test) {
-      this.lanes.push({
-        name: 'test',
-        livemode: false,
-        provider: providers.test,
-        intervalMs: options.testPollIntervalMs,
-      });
-    }
+    this.lanes = [true, false].flatMap((livemode) =>
+      fleet.names.flatMap((provider): PollLane[] => {
+        const adapter = fleet.find(provider, livemode);
+        if (!adapter) {
+          return [];
+        }
+        const mode = livemode ? 'live' : 'test';
+        return [
+          {
+            name: provider === 'changelly' ? mode : `${mode}:${provider}`,
+            provider,
+            livemode,
+            adapter,
+            intervalMs: livemode ? options.pollIntervalMs : options.testPollIntervalMs,
+          },
+        ];
+      }),
+    );
   }
 
   /**
@@ -128,7 +136,7 @@ export class SwapPollingService {
     keepGoing: () => boolean = () => true,
   ): Promise<PollReport> {
     const report: PollReport = { refreshed: 0, calls: 0 };
-    const oldest = await this.swaps.oldestActiveCreatedAt(lane.livemode);
+    const oldest = await this.swaps.oldestActiveCreatedAt(lane);
     const since = oldest === null ? null : new Date(oldest.getTime() - CLOCK_SKEW_MS);
     const cycle = await this.cycles.current(
       lane.name,
@@ -160,8 +168,8 @@ export class SwapPollingService {
         return;
       }
       const listed = await this.fetch(() =>
-        lane.provider.getTransactions({
-          statuses: ACTIVE_STATUSES,
+        lane.adapter.getTransactions({
+          ...(lane.adapter.listsByStatus ? { statuses: ACTIVE_STATUSES } : {}),
           since: cycle.since?.toISOString(),
           limit: LIST_PAGE_SIZE,
           offset: page * LIST_PAGE_SIZE,
@@ -182,7 +190,7 @@ export class SwapPollingService {
   /** Applies one page of the listing: changes are written, the rest is marked as confirmed. */
   private async applyListed(lane: PollLane, listed: ProviderTransaction[]): Promise<number> {
     const reports = new Map(listed.map((tx) => [tx.id, tx]));
-    const swaps = await this.swaps.findActiveByProviderIds([...reports.keys()], lane.livemode);
+    const swaps = await this.swaps.findActiveByProviderIds([...reports.keys()], lane);
     const unchanged: string[] = [];
     let refreshed = 0;
     for (const swap of swaps) {
@@ -211,7 +219,7 @@ export class SwapPollingService {
     while (keepGoing()) {
       const claimed = await this.swaps.claimUnseen(
         owner,
-        lane.livemode,
+        lane,
         this.options.batchSize,
         this.options.leaseMs,
         cycle.startedAt,
@@ -224,7 +232,7 @@ export class SwapPollingService {
       try {
         for (const group of chunk(claimed, MAX_IDS_PER_TRANSACTIONS_CALL)) {
           const reports = await this.fetch(() =>
-            lane.provider.getTransactions({ ids: group.map((s) => s.providerTransactionId) }),
+            lane.adapter.getTransactions({ ids: group.map((s) => s.providerTransactionId) }),
           );
           report.calls += 1;
           if (reports === null) {

@@ -1,12 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '#app/errors';
-import {
-  LIQUIDITY_PROVIDERS,
-  LiquidityProviders,
-  ProviderError,
-  type LiquidityProvider,
-} from '#app/provider';
+import { ProviderError } from '#app/provider';
 import { KEY_VALUE_STORE, TieredCache, type KeyValueStore } from '#app/redis';
+import { LiquidityRouter } from '#app/routing';
 
 /** The USDT tickers: a dollar each, no upstream call needed. */
 const USDT_TICKERS = new Set(['usdt', 'usdtrx', 'usdt20', 'usdterc20', 'usdttrc20']);
@@ -16,22 +12,20 @@ const REFERENCE_TICKER = 'usdtrx';
 const PRICE_TTL_MS = 60_000;
 
 /**
- * The USD price of a currency, read from a provider float quote into USDT (the quote's rate is
- * the market rate before fees, so it is the price per unit) and kept a minute: at most one
- * pricing call per currency per minute, however many of its swaps finish.
+ * The USD price of a currency, read from a float quote into USDT (the quote's rate is the market
+ * rate before fees, so it is the price per unit) of the first live provider in routing that lists
+ * the currency, and kept a minute: at most one pricing call per currency per minute, however many
+ * of its swaps finish. Only live swaps earn, so only live prices are ever needed.
  */
 @Injectable()
 export class UsdPricer {
   private readonly prices: TieredCache;
-  /** Only live swaps earn, so only live prices are ever needed. */
-  private readonly provider: LiquidityProvider;
 
   constructor(
-    @Inject(LIQUIDITY_PROVIDERS) providers: LiquidityProviders,
+    private readonly router: LiquidityRouter,
     @Inject(KEY_VALUE_STORE) store: KeyValueStore,
   ) {
-    this.provider = providers.live;
-    this.prices = new TieredCache(store, { namespace: `usd-price:${this.provider.id}` });
+    this.prices = new TieredCache(store, { namespace: 'usd-price' });
   }
 
   /** `amount` sizes the quote when one is needed; outside the pair's bounds the bound is quoted. */
@@ -57,7 +51,8 @@ export class UsdPricer {
     }
   }
 
-  private quoteRate(ticker: string, amountFrom: string): Promise<{ rate: string }> {
-    return this.provider.getFloatQuote({ from: ticker, to: REFERENCE_TICKER, amountFrom });
+  private async quoteRate(ticker: string, amountFrom: string): Promise<{ rate: string }> {
+    const provider = await this.router.listing(true, ticker);
+    return provider.getFloatQuote({ from: ticker, to: REFERENCE_TICKER, amountFrom });
   }
 }

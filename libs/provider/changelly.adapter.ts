@@ -61,6 +61,8 @@ export class ChangellyAdapter implements LiquidityProvider {
   private readonly rpc: JsonRpcClient;
   private readonly cache: TieredCache;
   readonly name = 'changelly';
+  /** `getTransactions` takes a `status` filter (docs/decisions.md, "The provider's wire protocol"). */
+  readonly listsByStatus = true;
   readonly id: string;
 
   constructor(

@@ -11,6 +11,12 @@ export interface LiquidityProvider {
   /** Which provider this is: what operators, logs and metrics call it. */
   readonly name: ProviderName;
   /**
+   * Whether the listing form of `getTransactions` filters by status at the provider. Where it
+   * does not, the poller lists every transaction since its oldest active swap and applies what
+   * is still active, instead of asking for a filter the adapter would have to page through.
+   */
+  readonly listsByStatus: boolean;
+  /**
    * A stable name of the provider endpoint: data derived from its answers (caches shared through
    * the store) is kept under it, so two providers never read each other's.
    */
@@ -25,8 +31,6 @@ export interface LiquidityProvider {
   getTransactions(query: TransactionQuery): Promise<ProviderTransaction[]>;
   validateAddress(currency: string, address: string): Promise<AddressValidation>;
 }
-
-export const LIQUIDITY_PROVIDER = Symbol('LIQUIDITY_PROVIDER');
 
 export interface ProviderCurrency {
   ticker: string;

@@ -1,15 +1,12 @@
 import { Module } from '@nestjs/common';
-import { APP_SETTINGS, requireSetting, type AppSettings, type ProviderConfig } from '#app/config';
+import { APP_SETTINGS, type AppSettings, type ProviderConfig } from '#app/config';
+import type { ProviderName } from '#app/domain';
 import { UPSTREAM_GATES, UpstreamGateModule, type UpstreamGates } from '#app/rate-limit';
 import { KEY_VALUE_STORE, RedisModule, type KeyValueStore } from '#app/redis';
 import { ChangellyAdapter } from './changelly.adapter.js';
+import type { LiquidityProvider } from './liquidity-provider.js';
+import { ProviderFleet } from './provider-fleet.js';
 import type { UpstreamCallEvent } from './upstream-call.runner.js';
-import { LIQUIDITY_PROVIDER } from './liquidity-provider.js';
-import {
-  LIQUIDITY_PROVIDERS,
-  LiquidityProviders,
-  ModeRoutedProvider,
-} from './mode-routed.provider.js';
 
 /** Told about every call that reached the provider (metrics). */
 export type UpstreamCallListener = (event: UpstreamCallEvent) => void;
@@ -33,43 +30,49 @@ export class UpstreamCallListeners {
 }
 
 /**
- * Provides `LIQUIDITY_PROVIDERS` (the live and the test provider, from `APP_SETTINGS.provider` and
- * `testProvider`) and `LIQUIDITY_PROVIDER`, which routes each call by the mode its entry point set.
- * Each provider spends its own upstream budget; their caches are in the shared store (through
- * Redis across replicas).
+ * Each provider's cap on calls per second, across every api replica and poller (docs/decisions.md,
+ * "Liquidity routing across providers").
+ */
+export const PROVIDER_CAPS: Record<ProviderName, number> = { changelly: 10, changenow: 30 };
+
+export const PROVIDER_FLEET = Symbol('PROVIDER_FLEET');
+
+/**
+ * Provides `PROVIDER_FLEET`: an adapter per provider of `PROVIDERS` and per mode (test where the
+ * deployment has a test endpoint). Each adapter spends its own upstream budget (per provider and
+ * mode); their caches are in the shared store (through Redis across replicas).
  */
 @Module({
   imports: [RedisModule, UpstreamGateModule],
   providers: [
     UpstreamCallListeners,
     {
-      provide: LIQUIDITY_PROVIDERS,
+      provide: PROVIDER_FLEET,
       useFactory: (
         settings: AppSettings,
         cache: KeyValueStore,
         gates: UpstreamGates,
         listeners: UpstreamCallListeners,
-      ) => {
-        const adapter = (config: ProviderConfig, budget: 'live' | 'test') =>
+      ): ProviderFleet => {
+        const changelly = (config: ProviderConfig, mode: 'live' | 'test'): LiquidityProvider =>
           new ChangellyAdapter(config, {
             cache,
-            gate: gates.forBudget(budget),
+            gate: gates.forBudget(`changelly:${mode}`, PROVIDER_CAPS.changelly),
             onCall: listeners.notify,
           });
-        const test = settings.testProvider;
-        return new LiquidityProviders(
-          adapter(requireSetting(settings, 'provider'), 'live'),
-          test ? adapter(test, 'test') : null,
-        );
+        const live = new Map<ProviderName, LiquidityProvider>();
+        const test = new Map<ProviderName, LiquidityProvider>();
+        if (settings.provider) {
+          live.set('changelly', changelly(settings.provider, 'live'));
+        }
+        if (settings.testProvider) {
+          test.set('changelly', changelly(settings.testProvider, 'test'));
+        }
+        return new ProviderFleet(['changelly'], live, test);
       },
       inject: [APP_SETTINGS, KEY_VALUE_STORE, UPSTREAM_GATES, UpstreamCallListeners],
     },
-    {
-      provide: LIQUIDITY_PROVIDER,
-      useFactory: (providers: LiquidityProviders) => new ModeRoutedProvider(providers),
-      inject: [LIQUIDITY_PROVIDERS],
-    },
   ],
-  exports: [LIQUIDITY_PROVIDER, LIQUIDITY_PROVIDERS, UpstreamCallListeners],
+  exports: [PROVIDER_FLEET, UpstreamCallListeners],
 })
 export class ProviderModule {}

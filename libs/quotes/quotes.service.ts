@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Decimal } from 'decimal.js';
 import { applyFee, netOfNetworkFee, type SwapMode } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import {
@@ -8,7 +9,8 @@ import {
   parseAmount,
   type ResolvedPair,
 } from '#app/catalogue';
-import { LIQUIDITY_PROVIDER, type LiquidityProvider, type QuoteRequest } from '#app/provider';
+import type { LiquidityProvider, ProviderFixedQuote, ProviderFloatQuote } from '#app/provider';
+import { LiquidityRouter, type ProviderOffer } from '#app/routing';
 import { FixedRatesRepository } from './fixed-rates.repository.js';
 import type { Quote, QuoteRequestInput, QuotingParty } from './quote.js';
 
@@ -27,7 +29,11 @@ export interface PricedQuote {
   pair: ResolvedPair;
 }
 
-/** Float and fixed quotes for partners; fixed rate ids are recorded so swaps can redeem them once. */
+/**
+ * Float and fixed quotes for partners, routed across the providers (docs/decisions.md, "Liquidity
+ * routing across providers"); fixed rate ids are recorded, bound to their provider, so swaps can
+ * redeem them once and only there.
+ */
 @Injectable()
 export class QuotesService {
   private readonly logger = new Logger(QuotesService.name);
@@ -35,12 +41,12 @@ export class QuotesService {
   constructor(
     private readonly catalogue: CatalogueService,
     private readonly fixedRates: FixedRatesRepository,
-    @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
+    private readonly router: LiquidityRouter,
     @Inject(QUOTES_OPTIONS) private readonly options: QuotesOptions,
   ) {}
 
   async quote(party: QuotingParty, input: QuoteRequestInput): Promise<PricedQuote> {
-    const pair = await this.catalogue.pair(input.from, input.to);
+    const pair = await this.catalogue.pair(party.livemode, input.from, input.to);
     const mode: SwapMode = input.mode ?? 'float';
     const amountFrom = parseAmount(input.amountFrom, pair.from.blockchainPrecision, 'amountFrom');
     const { min, max } = this.bounds(pair, mode);
@@ -75,7 +81,9 @@ export class QuotesService {
     min: string,
     max: string,
   ): Promise<Quote> {
-    const upstream = await this.provider.getFloatQuote(this.request(pair, amountFrom));
+    const { quote: upstream } = await this.best(party, pair, amountFrom, 'float', (provider) =>
+      provider.getFloatQuote(this.request(pair, amountFrom)),
+    );
     return {
       ...this.priced(party, pair, amountFrom, upstream),
       fee: upstream.fee,
@@ -94,12 +102,19 @@ export class QuotesService {
     min: string,
     max: string,
   ): Promise<Quote> {
-    const upstream = await this.provider.getFixedQuote(this.request(pair, amountFrom));
+    const { offer, quote: upstream } = await this.best(
+      party,
+      pair,
+      amountFrom,
+      'fixed',
+      (provider) => provider.getFixedQuote(this.request(pair, amountFrom)),
+    );
     const priced = this.priced(party, pair, amountFrom, upstream);
     const ttlEnd = Date.now() + this.options.fixedRateTtlSeconds * 1000;
     const expiresAt = new Date(Math.min(ttlEnd, Date.parse(upstream.expiresAt)));
     const rate = await this.fixedRates.record({
       id: randomBytes(16).toString('hex'),
+      provider: offer.provider.name,
       providerRateId: upstream.rateId,
       organizationId: party.organizationId,
       livemode: party.livemode,
@@ -112,7 +127,7 @@ export class QuotesService {
       expiresAt,
     });
     this.logger.log(
-      { orgId: party.organizationId, rateId: rate.id, expiresAt },
+      { orgId: party.organizationId, rateId: rate.id, provider: rate.provider, expiresAt },
       'fixed rate issued',
     );
     return {
@@ -126,7 +141,32 @@ export class QuotesService {
     };
   }
 
-  private request(pair: ResolvedPair, amountFrom: string): QuoteRequest {
+  /** The best quote on offer: what the user receives, after this party's fee and the network fee. */
+  private async best<Q extends ProviderFloatQuote | ProviderFixedQuote>(
+    party: QuotingParty,
+    pair: ResolvedPair,
+    amountFrom: string,
+    flow: SwapMode,
+    ask: (provider: LiquidityProvider) => Promise<Q>,
+  ): Promise<ProviderOffer<Q>> {
+    const [best] = await this.router.quote({
+      livemode: party.livemode,
+      offers: pair.offers,
+      from: pair.from.ticker,
+      to: pair.to.ticker,
+      amountFrom,
+      flow,
+      ask,
+      receives: (quote) =>
+        new Decimal(this.priced(party, pair, amountFrom, quote).amountUserReceives),
+    });
+    return best.value;
+  }
+
+  private request(
+    pair: ResolvedPair,
+    amountFrom: string,
+  ): { from: string; to: string; amountFrom: string } {
     return { from: pair.from.ticker, to: pair.to.ticker, amountFrom };
   }
 

@@ -1,16 +1,20 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Logger } from '@nestjs/common';
 import { AppError, ErrorCode } from '#app/errors';
-import { PARTNER_MAX_GATE_WAIT_MS } from './upstream-gate.js';
+import { PARTNER_MAX_GATE_WAIT_MS, waitsForBudget } from './upstream-gate.js';
 import { MemoryStore, type KeyValueStore, type SlotReservation } from '#app/redis';
 import type { UpstreamSlotsRepository } from './upstream-slots.repository.js';
 
 /** Who asks for upstream capacity: partner requests wait briefly; background work yields. */
 export type UpstreamPriority = 'partner' | 'background';
 
+/** Changelly's cap, every budget's unless it names its own. */
 export const UPSTREAM_RATE_PER_SECOND = 10;
-/** A little slack so clock skew and network jitter never push a second over the cap. */
-const SPACING_MS = Math.ceil((1000 / UPSTREAM_RATE_PER_SECOND) * 1.1);
+
+/** The spacing of slots under a cap, with a little slack so clock skew and network jitter never push a second over it. */
+function spacingMs(ratePerSecond: number): number {
+  return Math.ceil((1000 / ratePerSecond) * 1.1);
+}
 /**
  * Slots one organization may hold ahead in this process's queue. Its further calls wait for one
  * of those to pass, so a burst from one partner never stands in front of another's next call by
@@ -30,7 +34,9 @@ const LATE_TOLERANCE_MS = 40;
  * this process switches coordinator, its first reservation on the new one starts no sooner:
  * slots the old one granted (to any replica) may still be due until then.
  */
-const GRANT_HORIZON_MS = PARTNER_MAX_GATE_WAIT_MS + SPACING_MS;
+function grantHorizonMs(spacing: number): number {
+  return PARTNER_MAX_GATE_WAIT_MS + spacing;
+}
 const BACKGROUND_MAX_POLL_MS = 500;
 const BACKGROUND_JITTER_MS = 10;
 const BACKGROUND_MAX_WAIT_MS = 30_000;
@@ -53,16 +59,26 @@ export class UpstreamBudget {
   /** The coordinator of this process's last reservation; none before the first. */
   private coordinator: Coordinator | null = null;
 
-  /** @param name the budget's own keys (`live`, `test`): budgets never spend each other's slots. */
+  private readonly spacingMs: number;
+
+  /**
+   * @param name the budget's own keys (a provider and a mode): budgets never spend each other's
+   *   slots.
+   * @param ratePerSecond the provider's cap across every replica and poller.
+   */
   constructor(
     private readonly name: string,
     private readonly store: KeyValueStore,
     private readonly slots: UpstreamSlotsRepository,
-  ) {}
+    ratePerSecond = UPSTREAM_RATE_PER_SECOND,
+  ) {
+    this.spacingMs = spacingMs(ratePerSecond);
+  }
 
   /**
    * Resolves when the caller may send one upstream call. Partners wait up to 2.5 s for a slot
-   * (and, past three slots held by their organization, for one of those to pass), then get 429;
+   * (and, past three slots held by their organization, for one of those to pass), then get 429
+   * (under `withoutWaitingForBudget`, they take only a slot free now);
    * background work only takes slots that are free now, so queued partner calls always go first.
    */
   async acquire(priority: UpstreamPriority, organizationId?: string): Promise<void> {
@@ -70,7 +86,7 @@ export class UpstreamBudget {
       await this.acquireSpare();
       return;
     }
-    const deadline = performance.now() + PARTNER_MAX_GATE_WAIT_MS;
+    const deadline = performance.now() + (waitsForBudget() ? PARTNER_MAX_GATE_WAIT_MS : 0);
     for (;;) {
       const now = performance.now();
       if (
@@ -87,7 +103,7 @@ export class UpstreamBudget {
       const held = organizationId === undefined ? null : this.held.take(organizationId);
       const slot = await this.reserve(
         `upstream:${this.name}`,
-        SPACING_MS,
+        this.spacingMs,
         Math.max(0, deadline - now),
         organizationId,
       ).catch((error: unknown) => {
@@ -116,7 +132,7 @@ export class UpstreamBudget {
     const deadline = Date.now() + BACKGROUND_MAX_WAIT_MS;
     for (;;) {
       const askedAt = performance.now();
-      const slot = await this.reserve(`upstream:${this.name}`, SPACING_MS, 0);
+      const slot = await this.reserve(`upstream:${this.name}`, this.spacingMs, 0);
       if (slot.granted && performance.now() - askedAt <= LATE_TOLERANCE_MS) {
         return;
       }
@@ -137,7 +153,7 @@ export class UpstreamBudget {
    * One slot from the first coordinator that answers: the store, then Postgres, then this
    * process's share. The store also keeps the organization's share across replicas. On a switch
    * the new coordinator is first told how far ahead the old one may have granted slots: from the
-   * store, at most `GRANT_HORIZON_MS`; from Postgres, its own horizon, read on the way back.
+   * store, at most the grant horizon; from Postgres, its own horizon, read on the way back.
    */
   private async reserve(
     key: string,
@@ -180,9 +196,9 @@ export class UpstreamBudget {
       return 0;
     }
     if (this.coordinator === 'postgres') {
-      return this.slots.horizon(key).catch(() => GRANT_HORIZON_MS);
+      return this.slots.horizon(key).catch(() => grantHorizonMs(this.spacingMs));
     }
-    return GRANT_HORIZON_MS;
+    return grantHorizonMs(this.spacingMs);
   }
 
   private fellBack(to: Exclude<Coordinator, 'store'>, error: unknown): void {

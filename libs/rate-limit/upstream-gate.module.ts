@@ -8,8 +8,8 @@ import { UpstreamBudget } from './upstream-budget.js';
 import { UpstreamSlotsRepository } from './upstream-slots.repository.js';
 
 /**
- * Puts every provider call of this process behind a shared upstream budget, one per mode
- * (`live`, `test`), at the process's `upstreamPriority`. A partner call spends its organization's
+ * Puts every provider call of this process behind a shared upstream budget, one per provider and
+ * mode, at the process's `upstreamPriority`. A partner call spends its organization's
  * share too: the organization is the one the request authenticated (the request context every log
  * line carries).
  */
@@ -26,10 +26,10 @@ import { UpstreamSlotsRepository } from './upstream-slots.repository.js';
         const priority = requireSetting(settings, 'upstreamPriority');
         const gates = new Map<string, UpstreamGate>();
         return {
-          forBudget: (name) => {
+          forBudget: (name, ratePerSecond) => {
             let gate = gates.get(name);
             if (!gate) {
-              const budget = new UpstreamBudget(name, store, slots);
+              const budget = new UpstreamBudget(name, store, slots, ratePerSecond);
               gate = {
                 acquire: () => budget.acquire(priority, requestContext.getStore()?.orgId),
               };

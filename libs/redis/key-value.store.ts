@@ -56,6 +56,11 @@ export interface KeyValueStore {
    * holds afterwards (`value` when this call set it, else what another had put there).
    */
   claim(key: string, value: string, ttlMs: number): Promise<string>;
+  /**
+   * Adds one to the key's integer (absent counts as 0) and keeps it `ttlMs` from now; answers the
+   * new value.
+   */
+  increment(key: string, ttlMs: number): Promise<number>;
   /** Deletes the key only while it still holds `value` (a lock given back by its own holder). */
   deleteIf(key: string, value: string): Promise<void>;
   /**

@@ -50,6 +50,12 @@ export class MemoryStore implements KeyValueStore {
     return Promise.resolve(value);
   }
 
+  increment(key: string, ttlMs: number): Promise<number> {
+    const next = Number(this.live(key)?.value ?? '0') + 1;
+    this.entries.set(key, { value: String(next), expiresAt: Date.now() + ttlMs });
+    return Promise.resolve(next);
+  }
+
   deleteIf(key: string, value: string): Promise<void> {
     if (this.live(key)?.value === value) {
       this.entries.delete(key);

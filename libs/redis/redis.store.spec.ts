@@ -26,6 +26,7 @@ function everyOperation(sut: RedisStore) {
       { key: 'credential', windowMs: 60_000, limit: 5 },
     ]),
     sut.deleteIf('lock', 'mine'),
+    sut.increment('counter', 10_000),
     sut.reserveSlot('bucket', 100, 0),
     sut.reserveSlot('shared bucket', 100, 0, { share: { key: 'share', max: 2 } }),
     sut.del('plain'),
@@ -66,8 +67,20 @@ describe(RedisStore.name, () => {
     expect(values[2]).toBe('mine');
     expect(values[3]).toEqual([{ count: 1, resetMs: expect.any(Number) }]);
     expect(values[4]).toHaveLength(2);
-    expect(values[6]).toMatchObject({ granted: true, shareFull: false });
+    expect(values[6]).toBe(1);
     expect(values[7]).toMatchObject({ granted: true, shareFull: false });
+    expect(values[8]).toMatchObject({ granted: true, shareFull: false });
+  });
+
+  it('counts up from nothing and keeps the count for its time to live', async () => {
+    await expect(sut.health(2_000)).resolves.toBe('up');
+    await expect(sut.increment('failures', 10_000)).resolves.toBe(1);
+    await expect(sut.increment('failures', 10_000)).resolves.toBe(2);
+    await expect(sut.get('failures')).resolves.toBe('2');
+    await sut.del('failures');
+    await expect(sut.increment('failures', 50)).resolves.toBe(1);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    await expect(sut.get('failures')).resolves.toBeNull();
   });
 
   it('prefixes the keys its scripts touch', async () => {

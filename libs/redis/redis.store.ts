@@ -50,6 +50,12 @@ if held then return held end
 redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
 return ARGV[1]`;
 
+/** `KeyValueStore.increment`: INCR that keeps the key `ARGV[1]` ms from now. */
+const INCREMENT_SCRIPT = `
+local value = redis.call('INCR', KEYS[1])
+redis.call('PEXPIRE', KEYS[1], ARGV[1])
+return value`;
+
 /** `KeyValueStore.deleteIf`: compare and delete. */
 const DELETE_IF_SCRIPT = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
@@ -94,6 +100,7 @@ return {1, wait, 0}`;
 const SCRIPTS = {
   hitWindows: HIT_SCRIPT,
   claimKey: CLAIM_SCRIPT,
+  incrementKey: INCREMENT_SCRIPT,
   deleteIfHeld: DELETE_IF_SCRIPT,
   reserveSlot: RESERVE_SCRIPT,
 } as const;
@@ -155,6 +162,10 @@ export class RedisStore implements KeyValueStore {
 
   async claim(key: string, value: string, ttlMs: number): Promise<string> {
     return (await this.script('claimKey', [key], [value, ttlMs])) as string;
+  }
+
+  async increment(key: string, ttlMs: number): Promise<number> {
+    return (await this.script('incrementKey', [key], [ttlMs])) as number;
   }
 
   async deleteIf(key: string, value: string): Promise<void> {

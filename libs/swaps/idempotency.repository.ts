@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, EntityManager } from 'typeorm';
+import type { ProviderName } from '#app/domain';
 import type { SwapView } from './swap.view.js';
 
 /**
@@ -8,6 +9,8 @@ import type { SwapView } from './swap.view.js';
  * upstream answers").
  */
 export interface UpstreamAttempt {
+  /** Where the attempt was sent; absent on attempts from before routing (all at Changelly). */
+  provider?: ProviderName;
   from: string;
   to: string;
   amountFrom: string;

@@ -64,6 +64,8 @@ export class LegacyImportService {
       buildSwap({
         id: s.id,
         organizationId: s.organizationId,
+        // The previous system had one provider, Changelly (docs/decisions.md, "Legacy imports").
+        provider: 'changelly',
         // A provider id that differs from ours is what the poller needs to keep refreshing it.
         providerTransactionId:
           s.providerSwapId && s.providerSwapId !== s.id ? s.providerSwapId : null,

@@ -1,4 +1,4 @@
-import type { SwapStatus } from '#app/domain';
+import type { ProviderName, SwapStatus } from '#app/domain';
 
 /** The settlement fields of a swap as the poller keeps them. */
 export interface SettlementFields {
@@ -18,10 +18,18 @@ export interface PolledSwap extends SettlementFields {
   organizationId: string;
   /** A test swap settles like a live one but never earns. */
   livemode: boolean;
+  /** The provider it lives at, and its transaction there. */
+  provider: ProviderName;
   providerTransactionId: string;
   status: SwapStatus;
   from: string;
   amountFrom: string;
+}
+
+/** One lane of the poller: the swaps of one provider in one mode. */
+export interface PollScope {
+  provider: ProviderName;
+  livemode: boolean;
 }
 
 /** A swap the poller refreshes, with its org's fee and how late its refresh is. */

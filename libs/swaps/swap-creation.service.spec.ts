@@ -6,10 +6,11 @@ import { getDataSourceToken } from '@nestjs/typeorm';
 import { CatalogueService } from '#app/catalogue';
 import { AppError, ErrorCode } from '#app/errors';
 import { EventRecorder } from '#app/events';
-import { LIQUIDITY_PROVIDER, ProviderError, mapRpcError } from '#app/provider';
+import { ProviderError, mapRpcError } from '#app/provider';
+import { LiquidityRouter } from '#app/routing';
 import { FixedRatesRepository } from '#app/quotes';
 import { KEY_VALUE_STORE, MemoryStore } from '#app/redis';
-import { ADDRESSES, authenticatedPartner, providerTransaction } from '#test/factories';
+import { ADDRESSES, authenticatedPartner, btcEthPair, providerTransaction } from '#test/factories';
 import {
   FakeCatalogue,
   FakeDataSource,
@@ -19,6 +20,7 @@ import {
   FakeLiquidityProvider,
   FakeSwapViews,
   FakeSwaps,
+  routerOver,
   timedOut,
 } from '#test/fakes';
 import type { CreateSwapInput } from './create-swap.input.js';
@@ -76,7 +78,7 @@ describe(SwapCreationService.name, () => {
         { provide: SwapViewsRepository, useValue: new FakeSwapViews(swaps) },
         { provide: EventRecorder, useValue: events },
         { provide: KEY_VALUE_STORE, useValue: redis },
-        { provide: LIQUIDITY_PROVIDER, useValue: provider },
+        { provide: LiquidityRouter, useValue: routerOver([provider]).router },
         { provide: getDataSourceToken(), useValue: new FakeDataSource() },
         { provide: SWAP_CREATION_OPTIONS, useValue: { providerTimeoutMs: 1000 } },
       ],
@@ -91,7 +93,7 @@ describe(SwapCreationService.name, () => {
     events = new FakeEventRecorder();
     provider = new FakeLiquidityProvider();
     fixedRates = new FakeFixedRates();
-    catalogue = new FakeCatalogue();
+    catalogue = new FakeCatalogue(btcEthPair([provider]));
     sut = await creationService(store);
   });
 

@@ -72,22 +72,19 @@ export class SwapCreationService {
       const found = await this.attempts.find(unresolved, partner.livemode);
       if (found) {
         this.logger.warn(
-          { orgId: partner.organizationId, providerId: found.id },
+          { orgId: partner.organizationId, provider: found.provider, providerId: found.tx.id },
           'reconciled a lost upstream answer',
         );
         const pricing = await this.pricing.termsOf(partner, unresolved);
-        return this.persistence.store({ ...created, pricing, tx: found, swapId: newSwapId() });
+        return this.persistence.store({ ...created, pricing, made: found, swapId: newSwapId() });
       }
       await this.attempts.settled(reservationId);
     }
     const pricing = await this.pricing.price(partner, input);
     const swapId = newSwapId();
     await this.pricing.spend(pricing, partner, swapId);
-    const tx = await this.attempts.create(reservationId, pricing, input, {
-      swapId,
-      orgId: partner.organizationId,
-    });
-    return this.persistence.store({ ...created, pricing, tx, swapId });
+    const made = await this.attempts.create(reservationId, pricing, input, partner, swapId);
+    return this.persistence.store({ ...created, pricing, made, swapId });
   }
 
   /**

@@ -6,7 +6,6 @@ import { applyFee, netOfNetworkFee, type OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { EventRecorder } from '#app/events';
 import type { AuthenticatedPartner } from '#app/partners';
-import type { ProviderTransaction } from '#app/provider';
 import type { CreateSwapInput } from './create-swap.input.js';
 import { IdempotencyRepository } from './idempotency.repository.js';
 import type { Pricing } from './swap-pricing.js';
@@ -14,6 +13,7 @@ import { buildSwap } from './swap.factory.js';
 import { toSwapView, viewOfRow, type SwapView } from './swap.view.js';
 import { SwapViewsRepository } from './swap-views.repository.js';
 import { SwapsRepository } from './swaps.repository.js';
+import type { UpstreamTransaction } from './upstream-attempts.js';
 
 /** A transaction the provider created, the request and key it was created for. */
 export interface CreatedTransaction {
@@ -22,7 +22,7 @@ export interface CreatedTransaction {
   reservationId: string;
   input: CreateSwapInput;
   pricing: Pricing;
-  tx: ProviderTransaction;
+  made: UpstreamTransaction;
   swapId: string;
 }
 
@@ -45,7 +45,8 @@ export class SwapPersistence {
 
   /** Stores the swap, its event and the completed key; answers the swap as its creation shows it. */
   async store(created: CreatedTransaction): Promise<SwapView> {
-    const { partner, input, pricing, tx } = created;
+    const { partner, input, pricing } = created;
+    const { provider, tx } = created.made;
     const networkFee = tx.networkFee ?? pricing.fixedRate?.networkFee ?? '0';
     const amountExpectedTo = pricing.fixedRate
       ? netOfNetworkFee(pricing.fixedRate.amountTo, pricing.fixedRate.networkFee)
@@ -63,7 +64,9 @@ export class SwapPersistence {
       livemode: partner.livemode,
       credentialId: partner.credentialId,
       idempotencyKey: created.key,
+      provider,
       providerTransactionId: tx.id,
+      providerExpectedTo: tx.amountExpectedTo,
       status: 'waiting',
       mode: pricing.fixedRate ? 'fixed' : 'float',
       from: pricing.pair.from.ticker,
@@ -87,7 +90,7 @@ export class SwapPersistence {
       await this.idempotency.complete(manager, created.reservationId, view);
     });
     this.logger.log(
-      { swapId: swap.id, orgId: partner.organizationId, mode: swap.mode },
+      { swapId: swap.id, orgId: partner.organizationId, mode: swap.mode, provider },
       'swap created',
     );
     return view;

@@ -35,7 +35,7 @@ export class SwapPricing {
 
   /** The terms of `input`, or the reason it may not be created. */
   async price(owner: OwnerScope, input: CreateSwapInput): Promise<Pricing> {
-    const pair = await this.catalogue.pair(input.from, input.to);
+    const pair = await this.catalogue.pair(owner.livemode, input.from, input.to);
     const amountFrom = parseAmount(input.amountFrom, pair.from.blockchainPrecision, 'amountFrom');
     assertStrictAddress(pair.to.blockchain, input.address, 'address');
     if (input.refundAddress !== undefined) {
@@ -71,7 +71,7 @@ export class SwapPricing {
 
   /** The terms an attempt was made on, to store the transaction a lookup found for it. */
   async termsOf(owner: OwnerScope, attempt: UpstreamAttempt): Promise<Pricing> {
-    const pair = await this.catalogue.pair(attempt.from, attempt.to);
+    const pair = await this.catalogue.pair(owner.livemode, attempt.from, attempt.to);
     const fixedRate = attempt.fixedRateId
       ? await this.fixedRates.findForOwner(attempt.fixedRateId, owner)
       : null;

@@ -14,6 +14,7 @@ export type NewSwap = Pick<
   | 'payinAddress'
   | 'payoutAddress'
   | 'createdAt'
+  | 'provider'
 > &
   Partial<SwapEntity>;
 
@@ -28,6 +29,7 @@ export function buildSwap(swap: NewSwap): SwapEntity {
     idempotencyKey: null,
     providerTransactionId: null,
     amountExpectedTo: null,
+    providerExpectedTo: null,
     amountActualFrom: null,
     amountActualTo: null,
     networkFee: null,

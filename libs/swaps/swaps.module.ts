@@ -3,9 +3,9 @@ import { CatalogueModule } from '#app/catalogue';
 import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
 import { EventsModule } from '#app/events';
 import { PartnersModule } from '#app/partners';
-import { ProviderModule } from '#app/provider';
 import { QuotesDataModule } from '#app/quotes';
 import { RedisModule } from '#app/redis';
+import { RoutingModule } from '#app/routing';
 import { KeyCache } from './key-cache.js';
 import { LegacyImportService } from './legacy-import.service.js';
 import {
@@ -26,7 +26,7 @@ import { UpstreamAttempts } from './upstream-attempts.js';
     SwapsDataModule,
     QuotesDataModule,
     CatalogueModule,
-    ProviderModule,
+    RoutingModule,
     PartnersModule,
     EventsModule,
     RedisModule,

@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { type OwnerScope, TERMINAL_STATUSES } from '#app/domain';
+import { type OwnerScope, type ProviderName, TERMINAL_STATUSES } from '#app/domain';
 import { EntityColumns, rowsOf, SwapEntity } from '#app/persistence';
-import type { PolledSwap, PolledUpdate, RefreshedSwap } from './polled-swap.js';
+import type { PollScope, PolledSwap, PolledUpdate, RefreshedSwap } from './polled-swap.js';
 
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(',');
 /** What a refresh reads of a swap, besides its org's fee and how late it is. */
@@ -11,6 +11,7 @@ const POLLED_COLUMNS: Record<keyof PolledSwap, true> = {
   id: true,
   organizationId: true,
   livemode: true,
+  provider: true,
   providerTransactionId: true,
   status: true,
   from: true,
@@ -81,39 +82,41 @@ export class SwapsRepository {
   }
 
   /** Whether a swap of this mode holds the provider transaction already. */
-  async isHeld(providerTransactionId: string, livemode: boolean): Promise<boolean> {
+  async isHeld(
+    provider: ProviderName,
+    providerTransactionId: string,
+    livemode: boolean,
+  ): Promise<boolean> {
     const rows = await this.dataSource.query<unknown[]>(
-      `SELECT 1 FROM swaps WHERE provider_transaction_id = $1 AND livemode = $2 LIMIT 1`,
-      [providerTransactionId, livemode],
+      `SELECT 1 FROM swaps
+        WHERE provider = $1 AND provider_transaction_id = $2 AND livemode = $3 LIMIT 1`,
+      [provider, providerTransactionId, livemode],
     );
     return rows.length > 0;
   }
 
-  /** Creation time of the mode's oldest swap still to refresh; null when none is. */
-  async oldestActiveCreatedAt(livemode: boolean): Promise<Date | null> {
+  /** Creation time of the lane's oldest swap still to refresh; null when none is. */
+  async oldestActiveCreatedAt(scope: PollScope): Promise<Date | null> {
     const [row] = await this.dataSource.query<{ oldest: Date | null }[]>(
       `SELECT min(created_at) AS oldest FROM swaps
-        WHERE livemode = $1 AND status NOT IN (${TERMINAL_SQL})
+        WHERE provider = $1 AND livemode = $2 AND status NOT IN (${TERMINAL_SQL})
           AND provider_transaction_id IS NOT NULL`,
-      [livemode],
+      [scope.provider, scope.livemode],
     );
     return row?.oldest ?? null;
   }
 
-  /** The mode's still active swaps behind these provider transactions, with their org's fee. */
-  async findActiveByProviderIds(
-    providerIds: string[],
-    livemode: boolean,
-  ): Promise<RefreshedSwap[]> {
+  /** The lane's still active swaps behind these provider transactions, with their org's fee. */
+  async findActiveByProviderIds(providerIds: string[], scope: PollScope): Promise<RefreshedSwap[]> {
     if (providerIds.length === 0) {
       return [];
     }
     return this.dataSource.query<RefreshedSwap[]>(
       `SELECT ${this.refreshed}, 0::float8 AS "lagMs"
          FROM swaps s JOIN organizations o ON o.id = s.organization_id
-        WHERE s.provider_transaction_id = ANY($1) AND s.livemode = $2
+        WHERE s.provider_transaction_id = ANY($1) AND s.provider = $2 AND s.livemode = $3
           AND s.status NOT IN (${TERMINAL_SQL})`,
-      [providerIds, livemode],
+      [providerIds, scope.provider, scope.livemode],
     );
   }
 
@@ -151,14 +154,14 @@ export class SwapsRepository {
   }
 
   /**
-   * Leases up to `limit` swaps of one mode the current cycle has not confirmed yet (not seen since
+   * Leases up to `limit` swaps of one lane the current cycle has not confirmed yet (not seen since
    * `cycleStartedAt`, created before it), oldest confirmation first. Rows another poller is
    * claiming right now are skipped, so two pollers never claim the same swap; an expired lease
    * (a dead poller) is claimed again.
    */
   async claimUnseen(
     owner: string,
-    livemode: boolean,
+    scope: PollScope,
     limit: number,
     leaseMs: number,
     cycleStartedAt: Date,
@@ -166,7 +169,7 @@ export class SwapsRepository {
     const rows = await this.dataSource.query<[RefreshedSwap[], number] | RefreshedSwap[]>(
       `WITH due AS (
          SELECT id FROM swaps
-          WHERE livemode = $5 AND status NOT IN (${TERMINAL_SQL})
+          WHERE provider = $5 AND livemode = $6 AND status NOT IN (${TERMINAL_SQL})
             AND provider_transaction_id IS NOT NULL
             AND created_at < $4
             AND (last_seen_at IS NULL OR last_seen_at < $4)
@@ -183,7 +186,7 @@ export class SwapsRepository {
        RETURNING ${this.refreshed},
          GREATEST(0, EXTRACT(EPOCH FROM now() - coalesce(s.last_seen_at, s.created_at)) * 1000)::float8
            AS "lagMs"`,
-      [owner, limit, leaseMs, cycleStartedAt, livemode],
+      [owner, limit, leaseMs, cycleStartedAt, scope.provider, scope.livemode],
     );
     return rowsOf(rows);
   }

@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
-import {
-  LIQUIDITY_PROVIDER,
-  ProviderError,
-  type LiquidityProvider,
-  type ProviderTransaction,
-} from '#app/provider';
+import { applyFee, netOfNetworkFee, type ProviderName } from '#app/domain';
+import type { AuthenticatedPartner } from '#app/partners';
+import { ProviderError, type LiquidityProvider, type ProviderTransaction } from '#app/provider';
+import { LiquidityRouter, mayFailOver, type PairOffer } from '#app/routing';
 import type { CreateSwapInput } from './create-swap.input.js';
 import { IdempotencyRepository, type UpstreamAttempt } from './idempotency.repository.js';
 import type { Pricing } from './swap-pricing.js';
@@ -15,12 +13,22 @@ import { SwapsRepository } from './swaps.repository.js';
 /** A lookup reads the payout address's transactions from a minute before the attempt began. */
 const RECONCILE_CLOCK_SKEW_MS = 60_000;
 const RECONCILE_PAGE = 100;
+/** No further provider is tried once a creation has run this long: the partner is waiting. */
+const FAILOVER_WINDOW_MS = 15_000;
+
+/** What a creation made upstream, and where. */
+export interface UpstreamTransaction {
+  provider: ProviderName;
+  tx: ProviderTransaction;
+}
 
 /**
- * The create calls of a key and their lost answers (docs/decisions.md, "Lost upstream answers").
- * An attempt is written to the key before the call, with a marker the call carries; a definite
- * refusal settles it; any other failure leaves it for the next retry, which looks the
- * transaction up by that marker before anything else goes upstream.
+ * The create calls of a key and their lost answers (docs/decisions.md, "Lost upstream answers",
+ * "Liquidity routing across providers"). An attempt is written to the key before each call, with
+ * the provider and a marker the call carries; a refusal that proves nothing was made settles it
+ * (and, when the refusal is the provider's own, the next-best provider is tried); any other
+ * failure leaves it for the next retry, which looks the transaction up at that provider by that
+ * marker before anything else goes upstream. A swap is never created at two providers.
  */
 @Injectable()
 export class UpstreamAttempts {
@@ -29,39 +37,94 @@ export class UpstreamAttempts {
   constructor(
     private readonly idempotency: IdempotencyRepository,
     private readonly swaps: SwapsRepository,
-    @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
+    private readonly router: LiquidityRouter,
   ) {}
 
-  /** Records the attempt on the key, then creates the transaction upstream. */
+  /**
+   * Creates the transaction upstream: a fixed swap at its rate's provider only; a float swap at
+   * the best provider on offer, moving on to the next only after a refusal that proves nothing
+   * was made there and is not about the partner's input.
+   */
   async create(
     reservationId: string,
     pricing: Pricing,
     input: CreateSwapInput,
-    context: { swapId: string; orgId: string },
-  ): Promise<ProviderTransaction> {
-    const attempt: UpstreamAttempt = {
-      from: pricing.pair.from.ticker,
-      to: pricing.pair.to.ticker,
-      amountFrom: pricing.amountFrom,
-      address: input.address,
-      startedAt: new Date().toISOString(),
-      marker: randomBytes(12).toString('hex'),
-      fixedRateId: pricing.fixedRate?.id ?? null,
-    };
-    await this.idempotency.recordAttempt(reservationId, attempt);
+    partner: AuthenticatedPartner,
+    swapId: string,
+  ): Promise<UpstreamTransaction> {
+    const { livemode } = partner;
     const started = performance.now();
-    const transaction = await this.send(pricing, input, attempt).catch(async (error: unknown) => {
-      // The provider said no: nothing was created, so the attempt is settled.
-      if (isDefiniteRejection(error)) {
-        await this.settled(reservationId);
+    const order = pricing.fixedRate
+      ? [this.router.provider(pricing.fixedRate.provider, livemode)]
+      : (await this.creationOrder(pricing, partner)).map((offer) => offer.provider);
+    for (let i = 0; ; i += 1) {
+      const provider = order[i];
+      const attempt: UpstreamAttempt = {
+        provider: provider.name,
+        from: pricing.pair.from.ticker,
+        to: pricing.pair.to.ticker,
+        amountFrom: pricing.amountFrom,
+        address: input.address,
+        startedAt: new Date().toISOString(),
+        marker: randomBytes(12).toString('hex'),
+        fixedRateId: pricing.fixedRate?.id ?? null,
+      };
+      await this.idempotency.recordAttempt(reservationId, attempt);
+      try {
+        const tx = await this.router.create(provider, livemode, () =>
+          this.send(provider, pricing, input, attempt),
+        );
+        this.logger.log(
+          {
+            swapId,
+            orgId: partner.organizationId,
+            provider: provider.name,
+            latencyMs: Math.round(performance.now() - started),
+          },
+          'upstream transaction created',
+        );
+        return { provider: provider.name, tx };
+      } catch (error: unknown) {
+        // The provider said no, or the call never left: nothing was created there.
+        if (isDefiniteRejection(error)) {
+          await this.settled(reservationId);
+        }
+        const next = order[i + 1];
+        if (!next || !mayFailOver(error) || performance.now() - started > FAILOVER_WINDOW_MS) {
+          throw error;
+        }
+        this.logger.warn(
+          {
+            swapId,
+            orgId: partner.organizationId,
+            provider: provider.name,
+            next: next.name,
+            code: error instanceof ProviderError ? error.code : undefined,
+          },
+          'provider refused the swap before making anything; trying the next',
+        );
       }
-      throw error;
+    }
+  }
+
+  /** The providers a float swap is offered to, best first for this partner's user. */
+  private creationOrder(pricing: Pricing, partner: AuthenticatedPartner): Promise<PairOffer[]> {
+    const { pair, amountFrom } = pricing;
+    const request = { from: pair.from.ticker, to: pair.to.ticker, amountFrom };
+    return this.router.creationOrder({
+      livemode: partner.livemode,
+      offers: pair.offers,
+      ...request,
+      flow: 'float',
+      ask: (provider) => provider.getFloatQuote(request),
+      receives: (quote) =>
+        new Decimal(
+          netOfNetworkFee(
+            applyFee(quote.amountTo, partner.feePercent, pair.to.blockchainPrecision),
+            quote.networkFee,
+          ),
+        ),
     });
-    this.logger.log(
-      { ...context, latencyMs: Math.round(performance.now() - started) },
-      'upstream transaction created',
-    );
-    return transaction;
   }
 
   /** A lookup or the provider proved the attempt created nothing: the key may create afresh. */
@@ -75,18 +138,19 @@ export class UpstreamAttempts {
    * provider that does not report markers, the same pair and amount) that no swap holds yet.
    * Null only when the provider answered every page: then nothing was created.
    */
-  async find(attempt: UpstreamAttempt, livemode: boolean): Promise<ProviderTransaction | null> {
+  async find(attempt: UpstreamAttempt, livemode: boolean): Promise<UpstreamTransaction | null> {
+    const provider = this.router.provider(attemptProvider(attempt), livemode);
     const since = new Date(Date.parse(attempt.startedAt) - RECONCILE_CLOCK_SKEW_MS).toISOString();
     for (let offset = 0; ; offset += RECONCILE_PAGE) {
-      const page = await this.provider.getTransactions({
+      const page = await provider.getTransactions({
         payoutAddress: attempt.address,
         since,
         limit: RECONCILE_PAGE,
         offset,
       });
       for (const tx of page) {
-        if (madeBy(attempt, tx) && !(await this.swaps.isHeld(tx.id, livemode))) {
-          return tx;
+        if (madeBy(attempt, tx) && !(await this.swaps.isHeld(provider.name, tx.id, livemode))) {
+          return { provider: provider.name, tx };
         }
       }
       if (page.length < RECONCILE_PAGE) {
@@ -96,6 +160,7 @@ export class UpstreamAttempts {
   }
 
   private send(
+    provider: LiquidityProvider,
     pricing: Pricing,
     input: CreateSwapInput,
     attempt: UpstreamAttempt,
@@ -108,16 +173,21 @@ export class UpstreamAttempts {
       userMetadata: markerOf(attempt),
     };
     return pricing.fixedRate
-      ? this.provider.createFixedTransaction({
+      ? provider.createFixedTransaction({
           ...request,
           rateId: pricing.fixedRate.providerRateId,
           refundAddress: input.refundAddress ?? '',
         })
-      : this.provider.createTransaction({
+      : provider.createTransaction({
           ...request,
           ...(input.refundAddress !== undefined ? { refundAddress: input.refundAddress } : {}),
         });
   }
+}
+
+/** Attempts recorded before routing name no provider: they were all made at Changelly. */
+function attemptProvider(attempt: UpstreamAttempt): ProviderName {
+  return attempt.provider ?? 'changelly';
 }
 
 /** What the attempt sends as `userMetadata`, to know its transaction again. */

@@ -1,12 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CatalogueService, parseAmount } from '#app/catalogue';
 import { generateAddress, isChain } from '#app/chains';
 import { isAllowedTransition, SWAP_STATUSES, type OwnerScope, type SwapStatus } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import type { SwapEntity } from '#app/persistence';
-import { LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provider';
 import { SwapRefresher } from '#app/polling';
+import { LiquidityRouter } from '#app/routing';
 import { isSwapId, SwapQueryService, SwapsRepository, type SwapView } from '#app/swaps';
 import { SandboxControlClient, type SandboxDeposit } from './sandbox-control.client.js';
 
@@ -36,7 +36,7 @@ export class TestHelpersService {
     private readonly refresher: SwapRefresher,
     private readonly catalogue: CatalogueService,
     private readonly control: SandboxControlClient,
-    @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
+    private readonly router: LiquidityRouter,
   ) {}
 
   async deposit(
@@ -47,7 +47,7 @@ export class TestHelpersService {
     const swap = await this.ownSwap(owner, id);
     const deposit: SandboxDeposit = { late: input.late ?? false };
     if (input.amount !== undefined) {
-      const currency = await this.catalogue.currency(swap.from);
+      const currency = await this.catalogue.currency(false, swap.from);
       deposit.amount = parseAmount(input.amount, currency.blockchainPrecision, 'amount');
     }
     if (swap.status !== 'waiting') {
@@ -75,7 +75,7 @@ export class TestHelpersService {
 
   /** Fresh addresses of a listed currency, in the form `POST /v1/swaps` checks strictly. */
   async addresses(ticker: string): Promise<string[]> {
-    const currency = await this.catalogue.currency(ticker);
+    const currency = await this.catalogue.currency(false, ticker);
     const chain = currency.blockchain;
     if (!isChain(chain)) {
       throw new AppError(
@@ -107,7 +107,7 @@ export class TestHelpersService {
     const active = await this.swaps.findActiveForOwner(swap.id, owner);
     if (active) {
       try {
-        const [tx] = await this.provider.getTransactions({
+        const [tx] = await this.router.provider(active.provider, false).getTransactions({
           ids: [active.providerTransactionId],
         });
         if (tx) {

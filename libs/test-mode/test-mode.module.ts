@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { CatalogueModule } from '#app/catalogue';
 import { APP_SETTINGS, type AppSettings } from '#app/config';
 import { SwapRefreshModule } from '#app/polling';
-import { ProviderModule } from '#app/provider';
+import { RoutingModule } from '#app/routing';
 import { SwapsDataModule, SwapsModule } from '#app/swaps';
 import {
   SANDBOX_CONTROL_OPTIONS,
@@ -16,7 +16,7 @@ import { TestHelpersService } from './test-helpers.service.js';
  * `/v1/test_helpers/*`, the widget's "Simulate deposit"): one instance per process.
  */
 @Module({
-  imports: [CatalogueModule, ProviderModule, SwapsModule, SwapsDataModule, SwapRefreshModule],
+  imports: [CatalogueModule, RoutingModule, SwapsModule, SwapsDataModule, SwapRefreshModule],
   providers: [
     {
       provide: SANDBOX_CONTROL_OPTIONS,

@@ -8,6 +8,7 @@ export function fixedRate(fields: Partial<FixedRateEntity> = {}): FixedRateEntit
     providerRateId: 'provider-1',
     organizationId: 'org-1',
     livemode: true,
+    provider: 'changelly',
     from: 'btc',
     to: 'eth',
     amountFrom: '0.1',

@@ -1,6 +1,11 @@
 import type { ResolvedPair } from '#app/catalogue';
 import type { SwapStatus } from '#app/domain';
-import type { ProviderCurrency, ProviderTransaction } from '#app/provider';
+import type {
+  LiquidityProvider,
+  ProviderCurrency,
+  ProviderPairParams,
+  ProviderTransaction,
+} from '#app/provider';
 
 /** Valid addresses of each chain the unit specs swap between. */
 export const ADDRESSES = {
@@ -74,18 +79,30 @@ export function providerCurrency(
   };
 }
 
-/** BTC to ETH as the catalogue resolves it: float 0.001–20 BTC, fixed 0.002–10 BTC. */
-export function btcEthPair(): ResolvedPair {
+/** BTC to ETH bounds: float 0.001–20 BTC, fixed 0.002–10 BTC. */
+export function btcEthParams(fields: Partial<ProviderPairParams> = {}): ProviderPairParams {
   return {
+    from: 'btc',
+    to: 'eth',
+    minAmountFloat: '0.001',
+    maxAmountFloat: '20',
+    minAmountFixed: '0.002',
+    maxAmountFixed: '10',
+    ...fields,
+  };
+}
+
+/**
+ * BTC to ETH in live mode as the catalogue resolves it, offered by `providers` (each with the
+ * same bounds, fixed rates included).
+ */
+export function btcEthPair(providers: readonly LiquidityProvider[] = []): ResolvedPair {
+  const params = btcEthParams();
+  return {
+    livemode: true,
     from: providerCurrency('btc', 'bitcoin', 8),
     to: providerCurrency('eth', 'ethereum', 18),
-    params: {
-      from: 'btc',
-      to: 'eth',
-      minAmountFloat: '0.001',
-      maxAmountFloat: '20',
-      minAmountFixed: '0.002',
-      maxAmountFixed: '10',
-    },
+    params,
+    offers: providers.map((provider) => ({ provider, params, fixed: true })),
   };
 }

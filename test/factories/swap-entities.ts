@@ -4,11 +4,12 @@ import { ADDRESSES } from './provider.js';
 
 /**
  * A stored swap through the swaps lib's own `buildSwap`: unless `fields` say else, a live float
- * swap of org-1, 0.1 BTC to ETH, waiting, on provider transaction `tx-<id>`.
+ * swap of org-1 at Changelly, 0.1 BTC to ETH, waiting, on provider transaction `tx-<id>`.
  */
 export function swapEntity(fields: Partial<SwapEntity> & { id: string }): SwapEntity {
   return buildSwap({
     organizationId: 'org-1',
+    provider: 'changelly',
     status: 'waiting',
     mode: 'float',
     from: 'btc',
@@ -32,6 +33,7 @@ export function refreshedSwap(swap: SwapEntity, feePercent: string, lagMs = 0): 
     id: swap.id,
     organizationId: swap.organizationId,
     livemode: swap.livemode,
+    provider: swap.provider,
     providerTransactionId: swap.providerTransactionId,
     status: swap.status,
     from: swap.from,

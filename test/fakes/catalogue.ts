@@ -7,8 +7,8 @@ export class FakeCatalogue implements Pick<CatalogueService, 'pair'> {
 
   constructor(private readonly resolved: ResolvedPair = btcEthPair()) {}
 
-  pair(from: string, to: string): Promise<ResolvedPair> {
+  pair(livemode: boolean, from: string, to: string): Promise<ResolvedPair> {
     this.asked.push([from, to]);
-    return Promise.resolve(this.resolved);
+    return Promise.resolve({ ...this.resolved, livemode });
   }
 }

@@ -14,3 +14,4 @@ export * from './poll-cycles.js';
 export * from './swap-views.js';
 export * from './swaps.js';
 export * from './usd-pricer.js';
+export * from './routing.js';

@@ -11,13 +11,23 @@ import {
   type ProviderPairParams,
   type ProviderName,
   type ProviderTransaction,
+  type QuoteRequest,
   type TransactionQuery,
 } from '#app/provider';
+import { Decimal } from 'decimal.js';
 import type { SwapStatus } from '#app/domain';
-import { providerReport, providerTransaction } from '../factories/provider.js';
+import {
+  btcEthParams,
+  providerCurrency,
+  providerReport,
+  providerTransaction,
+} from '../factories/provider.js';
 
 /** What the next create does after (or instead of) creating the transaction. */
 export type CreateOutcome = 'answer' | 'lose-answer' | 'time-out-before-creating' | ProviderError;
+
+/** What quotes answer: these amounts for 0.1 BTC, a failure, or no answer at all. */
+export type QuoteOutcome = { amountTo: string; networkFee: string } | ProviderError | 'hang';
 
 /** The provider's timeout of `method`, as the adapter reports it. */
 export function timedOut(method: string): ProviderError {
@@ -28,12 +38,22 @@ export function timedOut(method: string): ProviderError {
  * A liquidity provider in memory. It keeps the transactions it created, so an answer lost on the
  * way back still left its transaction behind, as with the real one; it lists the transactions a
  * test gave it (`report`, `known`) before its own, newest first, and fails the lookups the test
- * says. Quotes, currencies and address checks are not faked: they reject.
+ * says. It lists `listed` with `bounds` on every pair; quotes answer `quoteOutcome` (scaled to
+ * the amount asked); address checks are not faked: they reject.
  */
 export class FakeLiquidityProvider implements LiquidityProvider {
   readonly created: ProviderTransaction[] = [];
   readonly creates: (CreateTransactionRequest | CreateFixedTransactionRequest)[] = [];
   readonly lookups: TransactionQuery[] = [];
+  readonly quotes: QuoteRequest[] = [];
+  /** The currencies it lists, and the bounds it gives every pair of them. */
+  listed: ProviderCurrency[] = [
+    providerCurrency('btc', 'bitcoin', 8),
+    providerCurrency('eth', 'ethereum', 18),
+  ];
+  bounds: ProviderPairParams = btcEthParams();
+  /** What every quote answers until a test says else (per 0.1 of the amount sent). */
+  quoteOutcome: QuoteOutcome = { amountTo: '1.5', networkFee: '0.001' };
   /** Transactions the test put there (other clients', or reports of its swaps), in order. */
   known: ProviderTransaction[] = [];
   nextCreate: CreateOutcome = 'answer';
@@ -43,6 +63,7 @@ export class FakeLiquidityProvider implements LiquidityProvider {
   constructor(
     readonly id = 'fake',
     readonly name: ProviderName = 'changelly',
+    readonly listsByStatus = true,
   ) {}
 
   /** From now on the provider reports transaction `id` in `status`. */
@@ -105,19 +126,54 @@ export class FakeLiquidityProvider implements LiquidityProvider {
   }
 
   getCurrencies(): Promise<ProviderCurrency[]> {
-    return notFaked('getCurrencies');
+    return Promise.resolve(this.listed);
   }
 
-  getPairParams(): Promise<ProviderPairParams> {
-    return notFaked('getPairParams');
+  getPairParams(from: string, to: string): Promise<ProviderPairParams> {
+    return Promise.resolve({ ...this.bounds, from, to });
   }
 
-  getFloatQuote(): Promise<ProviderFloatQuote> {
-    return notFaked('getFloatQuote');
+  async getFloatQuote(request: QuoteRequest): Promise<ProviderFloatQuote> {
+    const { amountTo, networkFee } = await this.quoted(request);
+    return {
+      ...request,
+      amountTo,
+      networkFee,
+      rate: new Decimal(amountTo).div(request.amountFrom).toFixed(),
+      fee: '0',
+      min: '0.001',
+      max: '20',
+    };
   }
 
-  getFixedQuote(): Promise<ProviderFixedQuote> {
-    return notFaked('getFixedQuote');
+  async getFixedQuote(request: QuoteRequest): Promise<ProviderFixedQuote> {
+    const { amountTo, networkFee } = await this.quoted(request);
+    return {
+      ...request,
+      rateId: `${this.name}-rate-${this.quotes.length}`,
+      amountTo,
+      networkFee,
+      rate: new Decimal(amountTo).div(request.amountFrom).toFixed(),
+      min: '0.002',
+      max: '10',
+      expiresAt: new Date(Date.now() + 60_000).toISOString(),
+    };
+  }
+
+  private quoted(request: QuoteRequest): Promise<{ amountTo: string; networkFee: string }> {
+    this.quotes.push(request);
+    const outcome = this.quoteOutcome;
+    if (outcome === 'hang') {
+      return new Promise(() => undefined);
+    }
+    if (outcome instanceof ProviderError) {
+      return Promise.reject(outcome);
+    }
+    const scale = new Decimal(request.amountFrom).div('0.1');
+    return Promise.resolve({
+      amountTo: new Decimal(outcome.amountTo).mul(scale).toFixed(),
+      networkFee: outcome.networkFee,
+    });
   }
 
   validateAddress(): Promise<AddressValidation> {

@@ -1,6 +1,17 @@
-import { TERMINAL_STATUSES, type OwnerScope, type SwapStatus } from '#app/domain';
+import {
+  TERMINAL_STATUSES,
+  type OwnerScope,
+  type ProviderName,
+  type SwapStatus,
+} from '#app/domain';
 import type { SwapEntity } from '#app/persistence';
-import { buildSwap, type PolledUpdate, type RefreshedSwap, type SwapsRepository } from '#app/swaps';
+import {
+  buildSwap,
+  type PollScope,
+  type PolledUpdate,
+  type RefreshedSwap,
+  type SwapsRepository,
+} from '#app/swaps';
 import { refreshedSwap } from '../factories/swap-entities.js';
 
 export interface SwapRow {
@@ -72,22 +83,29 @@ export class FakeSwaps implements Pick<
     return Promise.resolve(swap ? buildSwap(swap) : null);
   }
 
-  isHeld(providerTransactionId: string, livemode: boolean): Promise<boolean> {
+  isHeld(
+    provider: ProviderName,
+    providerTransactionId: string,
+    livemode: boolean,
+  ): Promise<boolean> {
     return Promise.resolve(
       this.stored.some(
-        (s) => s.providerTransactionId === providerTransactionId && s.livemode === livemode,
+        (s) =>
+          s.provider === provider &&
+          s.providerTransactionId === providerTransactionId &&
+          s.livemode === livemode,
       ),
     );
   }
 
-  oldestActiveCreatedAt(livemode: boolean): Promise<Date | null> {
-    const created = this.active(livemode).map((r) => r.swap.createdAt.getTime());
+  oldestActiveCreatedAt(scope: PollScope): Promise<Date | null> {
+    const created = this.active(scope).map((r) => r.swap.createdAt.getTime());
     return Promise.resolve(created.length > 0 ? new Date(Math.min(...created)) : null);
   }
 
-  findActiveByProviderIds(ids: string[], livemode: boolean): Promise<RefreshedSwap[]> {
+  findActiveByProviderIds(ids: string[], scope: PollScope): Promise<RefreshedSwap[]> {
     return Promise.resolve(
-      this.active(livemode)
+      this.active(scope)
         .filter((r) => ids.includes(r.swap.providerTransactionId ?? ''))
         .map(refreshed),
     );
@@ -100,8 +118,8 @@ export class FakeSwaps implements Pick<
     return Promise.resolve(ids.map(() => 0));
   }
 
-  claimUnseen(owner: string, livemode: boolean, limit: number): Promise<RefreshedSwap[]> {
-    const due = this.active(livemode)
+  claimUnseen(owner: string, scope: PollScope, limit: number): Promise<RefreshedSwap[]> {
+    const due = this.active(scope)
       .filter((r) => !r.seen && r.swap.leaseOwner === null && r.dueInMs === null)
       .slice(0, limit);
     for (const row of due) {
@@ -146,9 +164,12 @@ export class FakeSwaps implements Pick<
     return Promise.resolve();
   }
 
-  private active(livemode: boolean): SwapRow[] {
+  private active(scope: PollScope): SwapRow[] {
     return this.rows.filter(
-      (r) => r.swap.livemode === livemode && !TERMINAL_STATUSES.includes(r.swap.status),
+      (r) =>
+        r.swap.provider === scope.provider &&
+        r.swap.livemode === scope.livemode &&
+        !TERMINAL_STATUSES.includes(r.swap.status),
     );
   }
 }

@@ -1,4 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
+import type { ProviderName } from '#app/domain';
 
 /**
  * Every fixed `rateId` handed out (docs/decisions.md, "Fixed rate ids"); single use, bound to org,
@@ -8,6 +9,10 @@ import { Column, Entity, PrimaryColumn } from 'typeorm';
 export class FixedRateEntity {
   @PrimaryColumn({ type: 'varchar', length: 128 })
   id: string;
+
+  /** The liquidity provider it lives at; operators see it, partners never do. */
+  @Column({ type: 'varchar', length: 16 })
+  provider: ProviderName;
 
   @Column({ name: 'provider_rate_id', type: 'varchar', length: 128 })
   providerRateId: string;

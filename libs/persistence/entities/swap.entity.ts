@@ -1,5 +1,5 @@
 import { Column, Entity, PrimaryColumn } from 'typeorm';
-import type { SwapMode, SwapStatus } from '#app/domain';
+import type { ProviderName, SwapMode, SwapStatus } from '#app/domain';
 
 /** A swap as stored. Amounts are decimal strings (Postgres `numeric`, read back as strings). */
 @Entity({ name: 'swaps' })
@@ -15,6 +15,10 @@ export class SwapEntity {
 
   @Column({ name: 'idempotency_key', type: 'varchar', length: 64, nullable: true })
   idempotencyKey: string | null;
+
+  /** The liquidity provider it lives at; operators see it, partners never do. */
+  @Column({ type: 'varchar', length: 16 })
+  provider: ProviderName;
 
   /** The provider's own transaction id; used only towards the provider. */
   @Column({ name: 'provider_transaction_id', type: 'varchar', length: 128, nullable: true })
@@ -44,6 +48,14 @@ export class SwapEntity {
 
   @Column({ name: 'amount_expected_to', type: 'numeric', nullable: true })
   amountExpectedTo: string | null;
+
+  /**
+   * What the provider promised to pay out when it took the swap, before our partner fee: its
+   * fidelity compares the payout with this (docs/decisions.md, "Liquidity routing across
+   * providers"). Null for swaps from before routing and for imported ones.
+   */
+  @Column({ name: 'provider_expected_to', type: 'numeric', nullable: true })
+  providerExpectedTo: string | null;
 
   @Column({ name: 'amount_actual_from', type: 'numeric', nullable: true })
   amountActualFrom: string | null;

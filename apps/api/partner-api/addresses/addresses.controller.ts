@@ -5,6 +5,8 @@ import { ErrorCode } from '#app/errors';
 import { PartnerApi } from '../../platform/auth/partner-api.decorator.js';
 import { ValidateAddressDto } from '../../platform/contract/validate-address.dto.js';
 import { ValidateAddressResponse } from '../../platform/contract/validate-address.response.js';
+import type { AuthenticatedPartner } from '#app/partners';
+import { CurrentPartner } from '../../platform/auth/current-partner.decorator.js';
 import {
   ApiErrors,
   JSON_BODY_ERRORS,
@@ -30,7 +32,10 @@ export class AddressesController {
     type: ValidateAddressResponse,
     description: 'Whether the address is valid, and why not.',
   })
-  validate(@Body() body: ValidateAddressDto): Promise<ValidateAddressResponse> {
-    return this.addresses.validate(body);
+  validate(
+    @CurrentPartner() partner: AuthenticatedPartner,
+    @Body() body: ValidateAddressDto,
+  ): Promise<ValidateAddressResponse> {
+    return this.addresses.validate(partner.livemode, body);
   }
 }

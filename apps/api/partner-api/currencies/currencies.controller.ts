@@ -6,6 +6,8 @@ import { PartnerApi } from '../../platform/auth/partner-api.decorator.js';
 import { CurrenciesQueryDto } from '../../platform/contract/currencies-query.dto.js';
 import { CurrenciesResponse, CurrencyView } from '../../platform/contract/currency.response.js';
 import { ApiErrors, UPSTREAM_ERRORS } from '../../platform/contract/api-errors.decorator.js';
+import type { AuthenticatedPartner } from '#app/partners';
+import { CurrentPartner } from '../../platform/auth/current-partner.decorator.js';
 
 @ApiTags('catalogue')
 @ApiExtraModels(CurrencyView)
@@ -22,7 +24,13 @@ export class CurrenciesController {
   })
   @ApiErrors(...UPSTREAM_ERRORS, ErrorCode.InvalidRequest)
   @ApiOkResponse({ type: CurrenciesResponse, description: 'The currencies.' })
-  async list(@Query() query: CurrenciesQueryDto): Promise<CurrenciesResponse> {
-    return CurrenciesResponse.of(await this.catalogue.currencies(), query.lite ?? false);
+  async list(
+    @CurrentPartner() partner: AuthenticatedPartner,
+    @Query() query: CurrenciesQueryDto,
+  ): Promise<CurrenciesResponse> {
+    return CurrenciesResponse.of(
+      await this.catalogue.currencies(partner.livemode),
+      query.lite ?? false,
+    );
   }
 }

@@ -6,6 +6,8 @@ import { PartnerApi } from '../../platform/auth/partner-api.decorator.js';
 import { PairQueryDto } from '../../platform/contract/pair-query.dto.js';
 import { PairResponse } from '../../platform/contract/pair.response.js';
 import { ApiErrors, UPSTREAM_ERRORS } from '../../platform/contract/api-errors.decorator.js';
+import type { AuthenticatedPartner } from '#app/partners';
+import { CurrentPartner } from '../../platform/auth/current-partner.decorator.js';
 
 @ApiTags('catalogue')
 @PartnerApi()
@@ -20,7 +22,10 @@ export class PairsController {
   })
   @ApiErrors(...UPSTREAM_ERRORS, ErrorCode.InvalidRequest, ErrorCode.PairUnsupported)
   @ApiOkResponse({ type: PairResponse, description: 'The pair.' })
-  async get(@Query() query: PairQueryDto): Promise<PairResponse> {
-    return PairResponse.of(await this.catalogue.pair(query.from, query.to));
+  async get(
+    @CurrentPartner() partner: AuthenticatedPartner,
+    @Query() query: PairQueryDto,
+  ): Promise<PairResponse> {
+    return PairResponse.of(await this.catalogue.pair(partner.livemode, query.from, query.to));
   }
 }

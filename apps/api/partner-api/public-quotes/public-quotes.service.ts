@@ -3,8 +3,8 @@ import { Decimal } from 'decimal.js';
 import { applyFee, netOfNetworkFee } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { CatalogueService, parseAmount, type ResolvedPair } from '#app/catalogue';
-import { inMode, LIQUIDITY_PROVIDER, type LiquidityProvider } from '#app/provider';
 import { KEY_VALUE_STORE, TieredCache, type KeyValueStore } from '#app/redis';
+import { LiquidityRouter } from '#app/routing';
 import type { PublicQuoteResponse } from './dto/public-quote.response.js';
 
 /** The standard service fee built into public prices (docs/decisions.md, "Public quote"). */
@@ -41,23 +41,19 @@ export class PublicQuotesService {
 
   constructor(
     private readonly catalogue: CatalogueService,
-    @Inject(LIQUIDITY_PROVIDER) private readonly provider: LiquidityProvider,
+    private readonly router: LiquidityRouter,
     @Inject(KEY_VALUE_STORE) store: KeyValueStore,
   ) {
     this.references = new TieredCache(store, { namespace: 'public-quote' });
   }
 
-  /** Anonymous prices are live prices: no credential names a mode, so this states it. */
-  quote(from: string, to: string, rawAmount: string | undefined): Promise<PublicQuoteResponse> {
-    return inMode(true, () => this.liveQuote(from, to, rawAmount));
-  }
-
-  private async liveQuote(
+  /** Anonymous prices are live prices: no credential names a mode. */
+  async quote(
     from: string,
     to: string,
     rawAmount: string | undefined,
   ): Promise<PublicQuoteResponse> {
-    const pair = await this.catalogue.pair(from, to);
+    const pair = await this.catalogue.pair(true, from, to);
     const amountFrom = parseAmount(rawAmount ?? '1', pair.from.blockchainPrecision, 'amount');
     const reference = await this.references.get(
       `${pair.from.ticker}:${pair.to.ticker}`,
@@ -91,11 +87,20 @@ export class PublicQuotesService {
     const amountFrom = Decimal.min(new Decimal(minAmountFloat).mul(10), maxAmountFloat)
       .toDecimalPlaces(pair.from.blockchainPrecision, Decimal.ROUND_DOWN)
       .toFixed();
-    const upstream = await this.provider
-      .getFloatQuote({ from: pair.from.ticker, to: pair.to.ticker, amountFrom })
+    const request = { from: pair.from.ticker, to: pair.to.ticker, amountFrom };
+    const [best] = await this.router
+      .quote({
+        livemode: true,
+        offers: pair.offers,
+        ...request,
+        flow: 'float',
+        ask: (provider) => provider.getFloatQuote(request),
+        receives: (quote) => new Decimal(quote.amountTo).minus(quote.networkFee),
+      })
       .catch((error: unknown) => {
         throw asTemporarilyUnavailable(error);
       });
+    const upstream = best.value.quote;
     return {
       unitRate: new Decimal(upstream.amountTo).div(upstream.amountFrom).toFixed(),
       rate: upstream.rate,

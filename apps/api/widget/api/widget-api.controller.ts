@@ -72,16 +72,26 @@ export class WidgetApiController {
   @ApiOperation({ summary: 'List currencies', description: 'As `GET /v1/currencies`.' })
   @ApiErrors(...UPSTREAM_ERRORS, ErrorCode.InvalidRequest)
   @ApiOkResponse({ type: CurrenciesResponse, description: 'The currencies.' })
-  async listCurrencies(@Query() query: CurrenciesQueryDto): Promise<CurrenciesResponse> {
-    return CurrenciesResponse.of(await this.catalogue.currencies(), query.lite ?? false);
+  async listCurrencies(
+    @CurrentWidget() widget: WidgetCaller,
+    @Query() query: CurrenciesQueryDto,
+  ): Promise<CurrenciesResponse> {
+    return CurrenciesResponse.of(
+      await this.catalogue.currencies(widget.partner.livemode),
+      query.lite ?? false,
+    );
   }
 
   @Get('pairs')
   @ApiOperation({ summary: 'Get a pair', description: 'As `GET /v1/pairs`.' })
   @ApiErrors(...UPSTREAM_ERRORS, ErrorCode.InvalidRequest, ErrorCode.PairUnsupported)
   @ApiOkResponse({ type: PairResponse, description: 'The pair.' })
-  async getPair(@Query() query: PairQueryDto): Promise<PairResponse> {
-    return PairResponse.of(await this.catalogue.pair(query.from, query.to));
+  async getPair(
+    @CurrentWidget() widget: WidgetCaller,
+    @Query() query: PairQueryDto,
+  ): Promise<PairResponse> {
+    const { livemode } = widget.partner;
+    return PairResponse.of(await this.catalogue.pair(livemode, query.from, query.to));
   }
 
   @Post('quotes')
@@ -116,8 +126,11 @@ export class WidgetApiController {
   @ApiErrors(...JSON_BODY_ERRORS, ...UPSTREAM_ERRORS, ErrorCode.PairUnsupported)
   @HttpCode(200)
   @ApiOkResponse({ type: ValidateAddressResponse, description: 'Whether the address is valid.' })
-  validateAddress(@Body() body: ValidateAddressDto): Promise<ValidateAddressResponse> {
-    return this.addresses.validate(body);
+  validateAddress(
+    @CurrentWidget() widget: WidgetCaller,
+    @Body() body: ValidateAddressDto,
+  ): Promise<ValidateAddressResponse> {
+    return this.addresses.validate(widget.partner.livemode, body);
   }
 
   @Post('swaps')
