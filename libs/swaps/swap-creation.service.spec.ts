@@ -61,8 +61,14 @@ describe(SwapCreationService.name, () => {
   let store: MemoryStore;
   let sut: SwapCreationService;
 
-  /** A creation service on these fakes, with `redis` as its Redis (a replica of its own). */
-  async function creationService(redis: MemoryStore): Promise<SwapCreationService> {
+  /**
+   * A creation service on these fakes, with `redis` as its Redis (a replica of its own), routing
+   * across `providers` (the fake Changelly alone unless a spec says else).
+   */
+  async function creationService(
+    redis: MemoryStore,
+    providers: FakeLiquidityProvider[] = [provider],
+  ): Promise<SwapCreationService> {
     const moduleRef = await Test.createTestingModule({
       providers: [
         SwapCreationService,
@@ -71,14 +77,14 @@ describe(SwapCreationService.name, () => {
         UpstreamAttempts,
         SwapPricing,
         SwapPersistence,
-        { provide: CatalogueService, useValue: catalogue },
+        { provide: CatalogueService, useValue: new FakeCatalogue(btcEthPair(providers)) },
         { provide: FixedRatesRepository, useValue: fixedRates },
         { provide: IdempotencyRepository, useValue: idempotency },
         { provide: SwapsRepository, useValue: swaps },
         { provide: SwapViewsRepository, useValue: new FakeSwapViews(swaps) },
         { provide: EventRecorder, useValue: events },
         { provide: KEY_VALUE_STORE, useValue: redis },
-        { provide: LiquidityRouter, useValue: routerOver([provider]).router },
+        { provide: LiquidityRouter, useValue: routerOver(providers).router },
         { provide: getDataSourceToken(), useValue: new FakeDataSource() },
         { provide: SWAP_CREATION_OPTIONS, useValue: { providerTimeoutMs: 1000 } },
       ],
@@ -565,6 +571,95 @@ describe(SwapCreationService.name, () => {
       expect(retried.replayed).toBe(false);
       expect(provider.creates).toHaveLength(1);
       expect(provider.lookups).toHaveLength(1);
+    });
+  });
+  describe('across two providers', () => {
+    let changenow: FakeLiquidityProvider;
+
+    /** Changenow quotes better than Changelly, so a float swap goes there first. */
+    beforeEach(async () => {
+      changenow = new FakeLiquidityProvider('cn', 'changenow', false);
+      changenow.quoteOutcome = { amountTo: '1.6', networkFee: '0.001' };
+      provider.quoteOutcome = { amountTo: '1.5', networkFee: '0.001' };
+      sut = await creationService(store, [provider, changenow]);
+    });
+
+    const refused = (code: ErrorCode, delivery: 'not_sent' | 'refused'): ProviderError =>
+      new ProviderError(code, 'refused', { method: 'exchange', delivery });
+
+    it('creates a float swap at the provider whose quote gives the user the most', async () => {
+      const created = await sut.create(PARTNER, randomUUID(), BODY);
+
+      expect(changenow.creates).toHaveLength(1);
+      expect(provider.creates).toHaveLength(0);
+      expect(swaps.stored[0]).toMatchObject({
+        id: created.swap.id,
+        provider: 'changenow',
+        providerTransactionId: 'tx-1',
+      });
+      expect(created.swap).not.toHaveProperty('provider');
+    });
+
+    it.each([
+      ['a refused connection', refused(ErrorCode.UpstreamUnavailable, 'not_sent')],
+      ['its rate limit', refused(ErrorCode.UpstreamRateLimited, 'refused')],
+      ['an amount outside its range', refused(ErrorCode.AmountAboveMax, 'refused')],
+      ['an inactive pair', refused(ErrorCode.PairUnsupported, 'refused')],
+    ])('moves on to the next-best provider after %s', async (_, error) => {
+      changenow.nextCreate = error;
+      const key = randomUUID();
+
+      const created = await sut.create(PARTNER, key, BODY);
+
+      expect(changenow.creates).toHaveLength(1);
+      expect(provider.creates).toHaveLength(1);
+      expect(swaps.stored.map((s) => s.provider)).toEqual(['changelly']);
+      expect(idempotency.row(key)).toMatchObject({ state: 'completed', swapId: created.swap.id });
+    });
+
+    it('answers an address the provider refused as the partner’s error, asking no other', async () => {
+      changenow.nextCreate = mapRpcError('exchange', -32602, 'Invalid address');
+
+      const error = await failure(sut.create(PARTNER, randomUUID(), BODY));
+
+      expect(error.code).toBe(ErrorCode.InvalidRequest);
+      expect(provider.creates).toHaveLength(0);
+      expect(swaps.stored).toHaveLength(0);
+    });
+
+    it('tries no other provider after a timeout, and the retry resolves it at the first', async () => {
+      changenow.nextCreate = 'lose-answer';
+      const key = randomUUID();
+
+      await failure(sut.create(PARTNER, key, BODY));
+      expect(provider.creates).toHaveLength(0);
+      expect(idempotency.row(key)?.attempt).toMatchObject({ provider: 'changenow' });
+
+      const retried = await sut.create(PARTNER, key, BODY);
+
+      expect(changenow.creates).toHaveLength(1);
+      expect(provider.creates).toHaveLength(0);
+      expect(provider.lookups).toEqual([]);
+      expect(changenow.lookups).toHaveLength(1);
+      expect(swaps.stored.map((s) => [s.id, s.provider])).toEqual([[retried.swap.id, 'changenow']]);
+    });
+
+    it('creates a fixed swap only at its rate’s provider, never another', async () => {
+      const rate = fixedRates.quote(PARTNER, { provider: 'changenow' });
+      changenow.nextCreate = refused(ErrorCode.UpstreamRateLimited, 'refused');
+
+      const error = await failure(
+        sut.create(PARTNER, randomUUID(), {
+          ...BODY,
+          mode: 'fixed',
+          rateId: rate.id,
+          refundAddress: ADDRESSES.btc,
+        }),
+      );
+
+      expect(error.code).toBe(ErrorCode.UpstreamRateLimited);
+      expect(changenow.creates).toHaveLength(1);
+      expect(provider.creates).toHaveLength(0);
     });
   });
 });
