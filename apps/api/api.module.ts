@@ -31,10 +31,7 @@ export class ApiModule {
   }
 
   static forRoot(config: ApiConfig): DynamicModule {
-    const testHelpers = TestHelpersModule.forRoot({
-      testProviderUrl: config.testProvider?.url ?? null,
-      timeoutMs: config.provider.timeoutMs,
-    });
+    const testHelpers = TestHelpersModule.forRoot({ testProvider: config.testProvider });
     return {
       module: ApiModule,
       imports: [
