@@ -46,6 +46,35 @@ function toEvent(row: EventRow): PartnerEvent {
 }
 
 /**
+ * The conditions of a page of the owner's events of `type` (every type when absent) beyond
+ * `cursor`, upwards (newer) or downwards; only the conditions given appear, so each shape is
+ * planned on its own index: `(organization_id, livemode, xid, seq)`, or with `type` after the
+ * mode, a range in feed order however rare the type.
+ */
+function feedPage(
+  owner: OwnerScope,
+  type: EventType | undefined,
+  cursor: FeedCursor | null,
+  upwards: boolean,
+): { conditions: string[]; values: unknown[]; param: (value: unknown) => string } {
+  const values: unknown[] = [];
+  const param = (value: unknown): string => `$${values.push(value)}`;
+  const conditions = [
+    `organization_id = ${param(owner.organizationId)}`,
+    `livemode = ${param(owner.livemode)}`,
+  ];
+  if (type !== undefined) {
+    conditions.push(`type = ${param(type)}`);
+  }
+  if (cursor !== null) {
+    conditions.push(
+      `(xid, seq) ${upwards ? '>' : '<'} (${param(cursor.xid)}::xid8, ${param(cursor.seq)}::bigint)`,
+    );
+  }
+  return { conditions, values, param };
+}
+
+/**
  * The only writer of `events`. Every event row carries `xid`, the id of the transaction that
  * wrote it (the column's default); the feed orders by (xid, seq) and shows only rows of
  * transactions older than every transaction still running, so a page never passes an event that
@@ -119,23 +148,13 @@ export class EventsRepository {
     query: BrowseQuery,
   ): Promise<{ events: PartnerEvent[]; hasMore: boolean }> {
     const upwards = query.after !== undefined;
-    const cursor = query.after ?? query.before ?? null;
+    const page = feedPage(owner, query.type, query.after ?? query.before ?? null, upwards);
     const rows = await queryRows<EventRow>(
       this.dataSource,
-      `SELECT ${EVENT_COLUMNS} FROM events
-        WHERE organization_id = $1 AND livemode = $2
-          AND ($3::xid8 IS NULL OR ${upwards ? '(xid, seq) > ($3::xid8, $4::bigint)' : '(xid, seq) < ($3::xid8, $4::bigint)'})
-          AND ($5::text IS NULL OR type = $5::text)
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE ${page.conditions.join(' AND ')}
         ORDER BY xid ${upwards ? 'ASC' : 'DESC'}, seq ${upwards ? 'ASC' : 'DESC'}
-        LIMIT $6`,
-      [
-        owner.organizationId,
-        owner.livemode,
-        cursor?.xid ?? null,
-        cursor?.seq ?? null,
-        query.type ?? null,
-        query.limit + 1,
-      ],
+        LIMIT ${page.param(query.limit + 1)}`,
+      page.values,
     );
     const events = rows.slice(0, query.limit).map(toEvent);
     return { events: upwards ? events.reverse() : events, hasMore: rows.length > query.limit };
@@ -150,23 +169,13 @@ export class EventsRepository {
     owner: OwnerScope,
     query: FeedQuery,
   ): Promise<{ events: PartnerEvent[]; hasMore: boolean }> {
+    const page = feedPage(owner, query.type, query.after, true);
+    page.conditions.push('xid < pg_snapshot_xmin(pg_current_snapshot())');
     const rows = await queryRows<EventRow>(
       this.dataSource,
-      `SELECT ${EVENT_COLUMNS} FROM events
-        WHERE organization_id = $1 AND livemode = $2
-          AND xid < pg_snapshot_xmin(pg_current_snapshot())
-          AND ($3::xid8 IS NULL OR (xid, seq) > ($3::xid8, $4::bigint))
-          AND ($5::text IS NULL OR type = $5::text)
-        ORDER BY xid, seq
-        LIMIT $6`,
-      [
-        owner.organizationId,
-        owner.livemode,
-        query.after?.xid ?? null,
-        query.after?.seq ?? null,
-        query.type ?? null,
-        query.limit + 1,
-      ],
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE ${page.conditions.join(' AND ')}
+        ORDER BY xid, seq LIMIT ${page.param(query.limit + 1)}`,
+      page.values,
     );
     return { events: rows.slice(0, query.limit).map(toEvent), hasMore: rows.length > query.limit };
   }
