@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { OwnerScope } from '#app/domain';
-import { changedRows, queryRows } from '#app/persistence';
+import { changedRows, queryRows, type BatchStatement } from '#app/persistence';
 import type { EventType, PartnerEvent, RecordedEvent } from './event.js';
 
 /** Where a feed page starts: the position of the `after` event. */
@@ -84,21 +84,34 @@ function feedPage(
 export class EventsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Stores an event in the caller's transaction, the one making the change it reports. */
-  async insert(manager: EntityManager, event: RecordedEvent): Promise<void> {
-    await queryRows(
-      manager,
+  /**
+   * A step storing `events` in the statement that makes the changes they report; with `written`,
+   * an event is stored only if its swap is among the ids that step returns (a write-back that did
+   * not happen reports nothing). Answers the step returning each stored event's `id`,
+   * `organization_id`, `livemode` and `type`.
+   */
+  insertWithin(statement: BatchStatement, events: RecordedEvent[], written?: string): string {
+    const rows = events.map((event) => ({
+      id: event.id,
+      organization_id: event.organizationId,
+      livemode: event.livemode,
+      type: event.type,
+      swap_id: event.data.swap.id,
+      data: event.data,
+      created_at: event.createdAt,
+    }));
+    // json, not jsonb, all the way: `data` keeps the order the resource renders its fields in.
+    return statement.step(
+      'recorded_events',
       `INSERT INTO events (id, organization_id, livemode, type, swap_id, data, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        event.id,
-        event.organizationId,
-        event.livemode,
-        event.type,
-        event.data.swap.id,
-        event.data,
-        event.createdAt,
-      ],
+       SELECT e.id, e.organization_id, e.livemode, e.type, e.swap_id, e.data, e.created_at
+         FROM ROWS FROM (json_to_recordset(${statement.param(JSON.stringify(rows))}::json)
+                AS (id text, organization_id uuid, livemode boolean, type text, swap_id text,
+                    data json, created_at timestamptz))
+              WITH ORDINALITY AS e(id, organization_id, livemode, type, swap_id, data, created_at, n)
+         ${written ? `JOIN ${written} w ON w.id = e.swap_id` : ''}
+        ORDER BY e.n
+       RETURNING id, organization_id, livemode, type`,
     );
   }
 

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { BatchStatement } from '#app/persistence';
 
 /** One refresh cycle of a lane, as every poller replica sees it. */
 export interface PollCycle {
@@ -10,6 +11,14 @@ export interface PollCycle {
   since: Date | null;
   /** Every page of the listing was answered (or its deadline passed). */
   listingOver: boolean;
+}
+
+/** A claimed page of a cycle's listing, answered; `last` when it ended the listing. */
+export interface PageDone {
+  lane: string;
+  cycle: number;
+  page: number;
+  last: boolean;
 }
 
 interface CycleRow {
@@ -84,12 +93,26 @@ export class PollCyclesRepository {
    * A claimed page was answered. `last`: it was the end of the listing (a short page, or one
    * whose answer failed: the pages after it are then not asked in this cycle).
    */
-  async pageDone(lane: string, cycle: number, page: number, last: boolean): Promise<void> {
-    await this.dataSource.query(
+  async pageDone(page: PageDone): Promise<void> {
+    const statement = new BatchStatement();
+    this.pageDoneWithin(statement, page);
+    await statement.run(this.dataSource, 'SELECT 1');
+  }
+
+  /**
+   * `pageDone` as a step of the statement that writes the page's results back, so a page counts
+   * as answered exactly when what it reported is stored.
+   */
+  pageDoneWithin(statement: BatchStatement, { lane, cycle, page, last }: PageDone): void {
+    const at = statement.param(page);
+    statement.step(
+      'page_done',
       `UPDATE poll_cycles SET pages_done = pages_done + 1,
-              end_page = CASE WHEN $4 THEN LEAST(coalesce(end_page, $3), $3) ELSE end_page END
-        WHERE lane = $1 AND number = $2`,
-      [lane, cycle, page, last],
+              end_page = CASE WHEN ${statement.param(last)}::boolean
+                              THEN LEAST(coalesce(end_page, ${at}::integer), ${at}::integer)
+                              ELSE end_page END
+        WHERE lane = ${statement.param(lane)} AND number = ${statement.param(cycle)}
+       RETURNING lane`,
     );
   }
 

@@ -1,21 +1,20 @@
 import { Test } from '@nestjs/testing';
-import { getDataSourceToken } from '@nestjs/typeorm';
 import { EarningsRepository } from '#app/earnings';
-import { EventRecorder } from '#app/events';
 import { LIQUIDITY_PROVIDERS, LiquidityProviders, unavailable } from '#app/provider';
 import { SwapsRepository } from '#app/swaps';
 import { swapEntity } from '#test/factories';
 import {
-  FakeDataSource,
   FakeEarnings,
   FakeEventRecorder,
   FakeLiquidityProvider,
   FakePollCycles,
+  FakeRefreshWriter,
   FakeSwaps,
   FakeUsdPricer,
 } from '#test/fakes';
 import { PollCyclesRepository } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
+import { RefreshWriter } from './refresh-writer.js';
 import { SwapRefresher } from './swap-refresher.js';
 import {
   POLLING_OPTIONS,
@@ -57,11 +56,13 @@ describe(SwapPollingService.name, () => {
         { provide: SwapsRepository, useValue: swaps },
         { provide: PollCyclesRepository, useValue: cycles },
         { provide: EarningsRepository, useValue: earnings },
-        { provide: EventRecorder, useValue: events },
+        {
+          provide: RefreshWriter,
+          useValue: new FakeRefreshWriter(swaps, events, earnings, cycles),
+        },
         { provide: UsdPricer, useValue: pricer },
         { provide: PollMetrics, useValue: metrics },
         { provide: LIQUIDITY_PROVIDERS, useValue: new LiquidityProviders(live, testProvider) },
-        { provide: getDataSourceToken(), useValue: new FakeDataSource() },
         { provide: POLLING_OPTIONS, useValue: OPTIONS },
       ],
     }).compile();

@@ -1,4 +1,4 @@
-import type { PollCycle, PollCyclesRepository } from '#app/polling';
+import type { PageDone, PollCycle, PollCyclesRepository } from '#app/polling';
 
 /**
  * One cycle per lane, its listing still `pending` or already `over`; the pages are claimed in
@@ -31,7 +31,7 @@ export class FakePollCycles implements Pick<
     return Promise.resolve(this.nextPage++);
   }
 
-  pageDone(lane: string, _cycle: number, page: number, last: boolean): Promise<void> {
+  pageDone({ lane, page, last }: PageDone): Promise<void> {
     this.pagesDone.push({ lane, page, last });
     if (last) {
       this.endPage = Math.min(this.endPage ?? page, page);
