@@ -31,6 +31,16 @@ interface CycleRow {
 /** The listing is over once its end is known and every page claimed was answered. */
 const LISTING_OVER = `(end_page IS NOT NULL AND pages_done >= next_page)`;
 
+/**
+ * A new cycle is due on the lane's row `c` (`$2` the interval, `$3` the deadline): the interval
+ * has passed since the last began, and its listing is over or past the deadline.
+ */
+function due(c: string): string {
+  return `${c}.started_at + $2 * interval '1 millisecond' <= now()
+      AND ((${c}.end_page IS NOT NULL AND ${c}.pages_done >= ${c}.next_page)
+           OR ${c}.started_at + $3 * interval '1 millisecond' <= now())`;
+}
+
 function toCycle(row: CycleRow): PollCycle {
   return {
     number: Number(row.number),
@@ -53,26 +63,35 @@ export class PollCyclesRepository {
   /**
    * The lane's current cycle, a new one when `intervalMs` has passed since the last began and
    * its listing is over (or has run past `deadlineMs`, as when a poller died holding a page).
+   * `since` is asked only when a new cycle is due, so a tick between cycles is one statement.
    */
   async current(
     lane: string,
     intervalMs: number,
     deadlineMs: number,
-    since: Date | null,
+    since: () => Promise<Date | null>,
   ): Promise<PollCycle> {
+    const existing = await this.read(lane, intervalMs, deadlineMs);
+    if (existing && !existing.due) {
+      return toCycle(existing);
+    }
+    const start = await since();
     const [row] = await this.dataSource.query<CycleRow[]>(
       `INSERT INTO poll_cycles AS c (lane, number, started_at, since, end_page)
        VALUES ($1, 1, now(), $4, CASE WHEN $4::timestamptz IS NULL THEN -1 END)
        ON CONFLICT (lane) DO UPDATE
           SET number = c.number + 1, started_at = now(), since = $4, next_page = 0,
               end_page = CASE WHEN $4::timestamptz IS NULL THEN -1 END, pages_done = 0
-        WHERE c.started_at + $2 * interval '1 millisecond' <= now()
-          AND ((c.end_page IS NOT NULL AND c.pages_done >= c.next_page)
-               OR c.started_at + $3 * interval '1 millisecond' <= now())
+        WHERE ${due('c')}
        RETURNING number, started_at, since, ${LISTING_OVER} AS listing_over`,
-      [lane, intervalMs, deadlineMs, since],
+      [lane, intervalMs, deadlineMs, start],
     );
-    return row ? toCycle(row) : this.read(lane, deadlineMs);
+    // Another poller started it first: read the cycle it started.
+    const cycle = row ?? (await this.read(lane, intervalMs, deadlineMs));
+    if (!cycle) {
+      throw new Error(`poll_cycles has no row for lane ${lane} after starting it`);
+    }
+    return toCycle(cycle);
   }
 
   /** The next page of the cycle's listing for this poller to ask; null when none is left. */
@@ -126,13 +145,19 @@ export class PollCyclesRepository {
     return row?.over ?? true;
   }
 
-  private async read(lane: string, deadlineMs: number): Promise<PollCycle> {
-    const [row] = await this.dataSource.query<CycleRow[]>(
+  /** The lane's cycle as it stands (`$2` the interval, `$3` the deadline), and whether a new one is due. */
+  private async read(
+    lane: string,
+    intervalMs: number,
+    deadlineMs: number,
+  ): Promise<(CycleRow & { due: boolean }) | undefined> {
+    const [row] = await this.dataSource.query<(CycleRow & { due: boolean })[]>(
       `SELECT number, started_at, since,
-              ${LISTING_OVER} OR started_at + $2 * interval '1 millisecond' <= now() AS listing_over
+              ${LISTING_OVER} OR started_at + $3 * interval '1 millisecond' <= now() AS listing_over,
+              ${due('poll_cycles')} AS due
          FROM poll_cycles WHERE lane = $1`,
-      [lane, deadlineMs],
+      [lane, intervalMs, deadlineMs],
     );
-    return toCycle(row);
+    return row;
   }
 }

@@ -128,18 +128,22 @@ export class SwapPollingService {
     keepGoing: () => boolean = () => true,
   ): Promise<PollReport> {
     const report: PollReport = { refreshed: 0, calls: 0 };
-    const oldest = await this.swaps.oldestActiveCreatedAt(lane.livemode);
-    const since = oldest === null ? null : new Date(oldest.getTime() - CLOCK_SKEW_MS);
     const cycle = await this.cycles.current(
       lane.name,
       lane.intervalMs,
       this.options.leaseMs,
-      since,
+      async () => {
+        const oldest = await this.swaps.oldestActiveCreatedAt(lane.livemode);
+        return oldest === null ? null : new Date(oldest.getTime() - CLOCK_SKEW_MS);
+      },
     );
     if (!cycle.listingOver) {
       await this.listActive(lane, cycle, report, keepGoing);
     }
-    if (await this.cycles.isListingOver(lane.name, cycle.number, this.options.leaseMs)) {
+    if (
+      cycle.listingOver ||
+      (await this.cycles.isListingOver(lane.name, cycle.number, this.options.leaseMs))
+    ) {
       await this.askUnseen(lane, owner, cycle, report, keepGoing);
     }
     if (lane.livemode) {
@@ -240,9 +244,7 @@ export class SwapPollingService {
       const pending = new Set(claimed.map((s) => s.id));
       try {
         for (const group of chunk(claimed, MAX_IDS_PER_TRANSACTIONS_CALL)) {
-          const reports = await this.fetch(() =>
-            lane.provider.getTransactions({ ids: group.map((s) => s.providerTransactionId) }),
-          );
+          const reports = await this.reportsOf(lane, group);
           report.calls += 1;
           if (reports === null) {
             // The provider failed: the rest of the batch waits an interval, leaving the upstream
@@ -292,6 +294,13 @@ export class SwapPollingService {
         }
       }
     }
+  }
+
+  /** The provider's reports of these swaps, one call; null when the provider failed. */
+  private reportsOf(lane: PollLane, swaps: RefreshedSwap[]): Promise<ProviderTransaction[] | null> {
+    return this.fetch(() =>
+      lane.provider.getTransactions({ ids: swaps.map((s) => s.providerTransactionId) }),
+    );
   }
 
   /** One provider call; null when the provider failed (counted by the adapter and logged). */

@@ -14,14 +14,18 @@ export class FakePollCycles implements Pick<
 
   constructor(private readonly listing: 'pending' | 'over') {}
 
-  current(_lane: string, _intervalMs: number, _deadlineMs: number, since: Date | null) {
-    const cycle: PollCycle = {
+  async current(
+    _lane: string,
+    _intervalMs: number,
+    _deadlineMs: number,
+    since: () => Promise<Date | null>,
+  ): Promise<PollCycle> {
+    return {
       number: 1,
       startedAt: new Date(),
-      since,
+      since: await since(),
       listingOver: this.listing === 'over',
     };
-    return Promise.resolve(cycle);
   }
 
   claimPage(): Promise<number | null> {
