@@ -55,7 +55,7 @@ function nextAddress(): string {
 }
 
 /** A browser over fetch: keeps cookies, sends forms with the page's CSRF token and its origin. */
-class Browser {
+export class Browser {
   private readonly cookies = new Map<string, string>();
 
   constructor(private readonly baseUrl: string) {}

@@ -1,3 +1,4 @@
+import { GROWTH_DEFAULTS, growthSection, measureGrowth } from './growth.bench.js';
 import {
   MEMORY_DEFAULTS,
   measureMemory,
@@ -6,6 +7,7 @@ import {
 } from './memory.bench.js';
 import { PROFILED_ROUTES, profileLines, profileRoutes } from './profile.bench.js';
 import {
+  GROWTH_SECTION,
   MEMORY_SECTION,
   rewriteSection,
   STEPS_SECTION,
@@ -22,7 +24,12 @@ import {
 } from './webhooks.bench.js';
 
 /** Sections only their own subset writes: the whole run keeps them as they are. */
-export const SUBSET_SECTIONS: ResultsSection[] = [WEBHOOKS_SECTION, STEPS_SECTION, MEMORY_SECTION];
+export const SUBSET_SECTIONS: ResultsSection[] = [
+  WEBHOOKS_SECTION,
+  STEPS_SECTION,
+  MEMORY_SECTION,
+  GROWTH_SECTION,
+];
 
 function write(line = ''): void {
   process.stdout.write(`${line}\n`);
@@ -98,9 +105,29 @@ async function stepsOnly(args: string[]): Promise<void> {
   report(STEPS_SECTION, stepsSection(await measureSteps(rounds)));
 }
 
+/**
+ * `npm run bench -- growth [small large [active active]]`: every hot route at 10,000 then at
+ * 1,000,000 stored swaps, and the poller at 1,000 then 15,000 active swaps, unless told; smaller
+ * figures make a smoke run.
+ */
+async function growthOnly(args: string[]): Promise<void> {
+  const [small, large, fewActive, manyActive] = [0, 1, 2, 3].map((i) =>
+    count(args.slice(i), [...GROWTH_DEFAULTS.sizes, ...GROWTH_DEFAULTS.active][i]),
+  );
+  write(
+    `bench: growth, ${small} then ${large} swaps; the poller at ${fewActive} then ` +
+      `${manyActive} active swaps…`,
+  );
+  report(
+    GROWTH_SECTION,
+    growthSection(await measureGrowth([small, large], [fewActive, manyActive], write)),
+  );
+}
+
 export const SUBSETS: Record<string, (args: string[]) => Promise<void>> = {
   webhooks: webhooksOnly,
   memory: memoryOnly,
   steps: stepsOnly,
   profile: profileOnly,
+  growth: growthOnly,
 };

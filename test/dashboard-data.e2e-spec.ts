@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { jest } from '@jest/globals';
 import { Decimal } from 'decimal.js';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { DataSource } from 'typeorm';
@@ -42,6 +41,7 @@ import {
 import { insertManySwaps, insertSwaps, type StoredSwap } from './factories/swaps.js';
 import { TEST_ENCRYPTION_KEY } from './support/api.js';
 import { parseCsv } from './support/csv.js';
+import { analyzedPlan, lastStatement, planNodes, type PlanNode } from './support/plans.js';
 import {
   openTestDataSource,
   testDatabaseUrl,
@@ -331,19 +331,7 @@ describe('Dashboard reads: swaps, earnings, activity, deliveries', () => {
 
     /** The statement a read sent, run again under EXPLAIN ANALYZE. */
     async function planOf(read: () => Promise<unknown>): Promise<PlanNode> {
-      const spy = jest.spyOn(appDb, 'query');
-      try {
-        await read();
-        const [sql, params] = spy.mock.calls[spy.mock.calls.length - 1] as [string, unknown[]];
-        spy.mockRestore();
-        const [{ 'QUERY PLAN': plan }] = await db.query<{ 'QUERY PLAN': { Plan: PlanNode }[] }[]>(
-          `EXPLAIN (ANALYZE, FORMAT JSON) ${sql}`,
-          params,
-        );
-        return plan[0].Plan;
-      } finally {
-        spy.mockRestore();
-      }
+      return analyzedPlan(db, await lastStatement(appDb, read));
     }
 
     const deep = async (filters: SwapFilters): Promise<KeysetPageRequest> => {
@@ -367,8 +355,8 @@ describe('Dashboard reads: swaps, earnings, activity, deliveries', () => {
     ])('reads a page %s from an index in list order, at any depth', async (_, filters) => {
       for (const page of [{ limit: 50 }, await deep(filters)]) {
         const plan = await planOf(() => search.search(owner, filters, page));
-        expect(nodes(plan).map((n) => n['Node Type'])).not.toContain('Seq Scan');
-        expect(nodes(plan).map((n) => n['Node Type'])).not.toContain('Sort');
+        expect(planNodes(plan).map((n) => n['Node Type'])).not.toContain('Seq Scan');
+        expect(planNodes(plan).map((n) => n['Node Type'])).not.toContain('Sort');
         expect(rowsRead(plan)).toBeLessThanOrEqual(51 * 6);
       }
     });
@@ -380,14 +368,14 @@ describe('Dashboard reads: swaps, earnings, activity, deliveries', () => {
       );
       for (const q of [row.id, row.payin_address.toUpperCase(), 'order-5000']) {
         const plan = await planOf(() => search.search(owner, { search: q }, { limit: 50 }));
-        expect(nodes(plan).map((n) => n['Node Type'])).not.toContain('Seq Scan');
+        expect(planNodes(plan).map((n) => n['Node Type'])).not.toContain('Seq Scan');
         expect(rowsRead(plan)).toBeLessThanOrEqual(10);
       }
     });
 
     it('lists the pairs with a few probes per pair', async () => {
       const plan = await planOf(() => search.pairs(owner));
-      expect(nodes(plan).map((n) => n['Node Type'])).not.toContain('Seq Scan');
+      expect(planNodes(plan).map((n) => n['Node Type'])).not.toContain('Seq Scan');
       expect(rowsRead(plan)).toBeLessThanOrEqual(20);
     });
   });
@@ -785,23 +773,9 @@ describe('Dashboard reads: swaps, earnings, activity, deliveries', () => {
   });
 });
 
-interface PlanNode {
-  'Node Type': string;
-  'Relation Name'?: string;
-  'Actual Rows': number;
-  'Actual Loops': number;
-  'Rows Removed by Filter'?: number;
-  'Rows Removed by Index Recheck'?: number;
-  Plans?: PlanNode[];
-}
-
-function nodes(plan: PlanNode): PlanNode[] {
-  return [plan, ...(plan.Plans ?? []).flatMap(nodes)];
-}
-
 /** Rows the plan read from `swaps` (kept or filtered away), over every loop. */
 function rowsRead(plan: PlanNode): number {
-  return nodes(plan)
+  return planNodes(plan)
     .filter((n) => n['Relation Name'] === 'swaps' || n['Node Type'].startsWith('Bitmap Index'))
     .filter((n) => n['Node Type'] !== 'Bitmap Index Scan')
     .reduce(

@@ -414,6 +414,24 @@ describe('The TypeScript SDK', () => {
     expect(await client.swaps.list({ partnerReferenceId: reference })).toHaveLength(1);
   }, 30_000);
 
+  it('visits every swap once, newest first, while swaps are created between its pages', async () => {
+    const other = await createPartner(api.app, { mode: 'test' });
+    const mine = clientFor(other);
+    const existing: string[] = [];
+    for (let i = 0; i < 7; i += 1) {
+      existing.push((await testSwap(mine)).id);
+    }
+    const seen: string[] = [];
+    const createdMeanwhile: string[] = [];
+    for await (const swap of mine.swaps.iterate({ limit: 2 })) {
+      seen.push(swap.id);
+      // Newer swaps land before every page still to come: an offset would shift onto them.
+      createdMeanwhile.push((await testSwap(mine)).id);
+    }
+    expect(seen).toEqual([...existing].reverse());
+    expect(createdMeanwhile).toHaveLength(existing.length);
+  }, 60_000);
+
   it('iterates swaps and the event feed across pages, keeping the cursor', async () => {
     const other = await createPartner(api.app, { mode: 'test' });
     const mine = clientFor(other);

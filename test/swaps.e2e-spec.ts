@@ -441,6 +441,33 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
       expect(filtered.body.swaps.map((s: { id: string }) => s.id)).toEqual([swapIds[0]]);
     });
 
+    it('pages after a swap with startingAfter, and refuses it with offset or for another’s id', async () => {
+      const ids = (res: { body: { swaps: { id: string }[] } }) => res.body.swaps.map((s) => s.id);
+      const first = await list(`?limit=1&startingAfter=${swapIds[2]}`).expect(200);
+      openapi.check('GET', '/v1/swaps', 200, first.body);
+      expect(ids(first)).toEqual([swapIds[1]]);
+      expect(ids(await list(`?startingAfter=${swapIds[1]}`).expect(200))).toEqual([swapIds[0]]);
+      expect(ids(await list(`?startingAfter=${swapIds[0]}`).expect(200))).toEqual([]);
+      expect(
+        ids(await list(`?startingAfter=${swapIds[2]}&partnerReferenceId=ref-a`).expect(200)),
+      ).toEqual([swapIds[0]]);
+      const theirs = await createSwap(floatBody(), randomUUID(), stranger).expect(201);
+      for (const query of [
+        `offset=0&startingAfter=${swapIds[1]}`,
+        `startingAfter=${theirs.body.swap.id as string}`,
+        'startingAfter=0123456789abcdef',
+        'startingAfter=not-an-id',
+      ]) {
+        const res = await list(`?${query}`).expect(400);
+        expect(res.body.error).toMatchObject({
+          type: 'validation_error',
+          code: 'invalid_request',
+          param: 'startingAfter',
+        });
+        openapi.check('GET', '/v1/swaps', 400, res.body);
+      }
+    });
+
     it.each([
       ['limit=0', 'limit'],
       ['limit=201', 'limit'],

@@ -12,6 +12,7 @@ import {
   keysetPage,
   PayoutEntity,
   rowsOf,
+  type BatchStatement,
   type KeysetPage,
   type KeysetPageRequest,
 } from '#app/persistence';
@@ -165,19 +166,32 @@ export class EarningsRepository {
     return { earningsBooked: true, payoutCreated: true };
   }
 
-  /** Queues a finished swap's earnings inside the caller's transaction (the swap's write-back). */
-  async addPendingWithin(manager: EntityManager, pending: PendingEarnings): Promise<void> {
-    await manager.query(
+  /**
+   * A step queueing finished swaps' earnings in their write-back's statement, each only if its
+   * swap is among the ids the step `written` returns.
+   */
+  addPendingWithin(statement: BatchStatement, pending: PendingEarnings[], written: string): void {
+    if (pending.length === 0) {
+      return;
+    }
+    const rows = pending.map((entry) => ({
+      swap_id: entry.swapId,
+      organization_id: entry.organizationId,
+      fee_percent: entry.feePercent,
+      amount_actual_from: entry.amountActualFrom,
+      from_ticker: entry.from,
+    }));
+    statement.step(
+      'pending_earnings',
       `INSERT INTO earnings_pending
          (swap_id, organization_id, fee_percent, amount_actual_from, from_ticker)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (swap_id) DO NOTHING`,
-      [
-        pending.swapId,
-        pending.organizationId,
-        pending.feePercent,
-        pending.amountActualFrom,
-        pending.from,
-      ],
+       SELECT p.swap_id, p.organization_id, p.fee_percent, p.amount_actual_from, p.from_ticker
+         FROM json_to_recordset(${statement.param(JSON.stringify(rows))}::json) AS p(
+                swap_id text, organization_id uuid, fee_percent numeric,
+                amount_actual_from numeric, from_ticker text)
+         JOIN ${written} w ON w.id = p.swap_id
+       ON CONFLICT (swap_id) DO NOTHING
+       RETURNING swap_id`,
     );
   }
 

@@ -1,11 +1,14 @@
-import type { EntityManager } from 'typeorm';
-import type { RecordedEvent } from './event.js';
+import type { BatchStatement } from '#app/persistence';
 
 /**
- * Where a recorded event goes next, inside the transaction that recorded it (the webhook
- * outbox). A port so this lib never depends on who listens; the app root binds it
+ * Where a recorded event goes next, inside the statement that records it (the webhook outbox).
+ * A port so this lib never depends on who listens; the app root binds it
  * (`EventRecorder.bindOutbox`).
  */
 export interface EventOutbox {
-  enqueue(manager: EntityManager, event: RecordedEvent): Promise<void>;
+  /**
+   * Adds the steps that hand on each event the step `recorded` returns (its `id`,
+   * `organization_id`, `livemode` and `type`).
+   */
+  enqueueWithin(statement: BatchStatement, recorded: string): void;
 }

@@ -1,8 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { OwnerScope } from '#app/domain';
-import { changedRows, queryRows } from '#app/persistence';
+import { changedRows, queryRows, type BatchStatement } from '#app/persistence';
 import type { EventType, PartnerEvent, RecordedEvent } from './event.js';
 
 /** Where a feed page starts: the position of the `after` event. */
@@ -46,6 +46,35 @@ function toEvent(row: EventRow): PartnerEvent {
 }
 
 /**
+ * The conditions of a page of the owner's events of `type` (every type when absent) beyond
+ * `cursor`, upwards (newer) or downwards; only the conditions given appear, so each shape is
+ * planned on its own index: `(organization_id, livemode, xid, seq)`, or with `type` after the
+ * mode, a range in feed order however rare the type.
+ */
+function feedPage(
+  owner: OwnerScope,
+  type: EventType | undefined,
+  cursor: FeedCursor | null,
+  upwards: boolean,
+): { conditions: string[]; values: unknown[]; param: (value: unknown) => string } {
+  const values: unknown[] = [];
+  const param = (value: unknown): string => `$${values.push(value)}`;
+  const conditions = [
+    `organization_id = ${param(owner.organizationId)}`,
+    `livemode = ${param(owner.livemode)}`,
+  ];
+  if (type !== undefined) {
+    conditions.push(`type = ${param(type)}`);
+  }
+  if (cursor !== null) {
+    conditions.push(
+      `(xid, seq) ${upwards ? '>' : '<'} (${param(cursor.xid)}::xid8, ${param(cursor.seq)}::bigint)`,
+    );
+  }
+  return { conditions, values, param };
+}
+
+/**
  * The only writer of `events`. Every event row carries `xid`, the id of the transaction that
  * wrote it (the column's default); the feed orders by (xid, seq) and shows only rows of
  * transactions older than every transaction still running, so a page never passes an event that
@@ -55,21 +84,34 @@ function toEvent(row: EventRow): PartnerEvent {
 export class EventsRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Stores an event in the caller's transaction, the one making the change it reports. */
-  async insert(manager: EntityManager, event: RecordedEvent): Promise<void> {
-    await queryRows(
-      manager,
+  /**
+   * A step storing `events` in the statement that makes the changes they report; with `written`,
+   * an event is stored only if its swap is among the ids that step returns (a write-back that did
+   * not happen reports nothing). Answers the step returning each stored event's `id`,
+   * `organization_id`, `livemode` and `type`.
+   */
+  insertWithin(statement: BatchStatement, events: RecordedEvent[], written?: string): string {
+    const rows = events.map((event) => ({
+      id: event.id,
+      organization_id: event.organizationId,
+      livemode: event.livemode,
+      type: event.type,
+      swap_id: event.data.swap.id,
+      data: event.data,
+      created_at: event.createdAt,
+    }));
+    // json, not jsonb, all the way: `data` keeps the order the resource renders its fields in.
+    return statement.step(
+      'recorded_events',
       `INSERT INTO events (id, organization_id, livemode, type, swap_id, data, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [
-        event.id,
-        event.organizationId,
-        event.livemode,
-        event.type,
-        event.data.swap.id,
-        event.data,
-        event.createdAt,
-      ],
+       SELECT e.id, e.organization_id, e.livemode, e.type, e.swap_id, e.data, e.created_at
+         FROM ROWS FROM (json_to_recordset(${statement.param(JSON.stringify(rows))}::json)
+                AS (id text, organization_id uuid, livemode boolean, type text, swap_id text,
+                    data json, created_at timestamptz))
+              WITH ORDINALITY AS e(id, organization_id, livemode, type, swap_id, data, created_at, n)
+         ${written ? `JOIN ${written} w ON w.id = e.swap_id` : ''}
+        ORDER BY e.n
+       RETURNING id, organization_id, livemode, type`,
     );
   }
 
@@ -119,23 +161,13 @@ export class EventsRepository {
     query: BrowseQuery,
   ): Promise<{ events: PartnerEvent[]; hasMore: boolean }> {
     const upwards = query.after !== undefined;
-    const cursor = query.after ?? query.before ?? null;
+    const page = feedPage(owner, query.type, query.after ?? query.before ?? null, upwards);
     const rows = await queryRows<EventRow>(
       this.dataSource,
-      `SELECT ${EVENT_COLUMNS} FROM events
-        WHERE organization_id = $1 AND livemode = $2
-          AND ($3::xid8 IS NULL OR ${upwards ? '(xid, seq) > ($3::xid8, $4::bigint)' : '(xid, seq) < ($3::xid8, $4::bigint)'})
-          AND ($5::text IS NULL OR type = $5::text)
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE ${page.conditions.join(' AND ')}
         ORDER BY xid ${upwards ? 'ASC' : 'DESC'}, seq ${upwards ? 'ASC' : 'DESC'}
-        LIMIT $6`,
-      [
-        owner.organizationId,
-        owner.livemode,
-        cursor?.xid ?? null,
-        cursor?.seq ?? null,
-        query.type ?? null,
-        query.limit + 1,
-      ],
+        LIMIT ${page.param(query.limit + 1)}`,
+      page.values,
     );
     const events = rows.slice(0, query.limit).map(toEvent);
     return { events: upwards ? events.reverse() : events, hasMore: rows.length > query.limit };
@@ -150,23 +182,13 @@ export class EventsRepository {
     owner: OwnerScope,
     query: FeedQuery,
   ): Promise<{ events: PartnerEvent[]; hasMore: boolean }> {
+    const page = feedPage(owner, query.type, query.after, true);
+    page.conditions.push('xid < pg_snapshot_xmin(pg_current_snapshot())');
     const rows = await queryRows<EventRow>(
       this.dataSource,
-      `SELECT ${EVENT_COLUMNS} FROM events
-        WHERE organization_id = $1 AND livemode = $2
-          AND xid < pg_snapshot_xmin(pg_current_snapshot())
-          AND ($3::xid8 IS NULL OR (xid, seq) > ($3::xid8, $4::bigint))
-          AND ($5::text IS NULL OR type = $5::text)
-        ORDER BY xid, seq
-        LIMIT $6`,
-      [
-        owner.organizationId,
-        owner.livemode,
-        query.after?.xid ?? null,
-        query.after?.seq ?? null,
-        query.type ?? null,
-        query.limit + 1,
-      ],
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE ${page.conditions.join(' AND ')}
+        ORDER BY xid, seq LIMIT ${page.param(query.limit + 1)}`,
+      page.values,
     );
     return { events: rows.slice(0, query.limit).map(toEvent), hasMore: rows.length > query.limit };
   }

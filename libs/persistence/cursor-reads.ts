@@ -6,6 +6,23 @@ import { masterConnection, postgresDriver, type PostgresPoolDriver } from './pre
 const EXPORT_IDLE_TIMEOUT = '60s';
 
 /**
+ * How a cursor's transaction is opened: one snapshot, read-only, and the planner told that the
+ * first rows matter (`cursor_tuple_fraction`, pinned here rather than left to the server's
+ * setting): a large export then streams from an index in its order instead of sorting every row
+ * before the first is sent. A test plans each export this way over seeded data.
+ */
+export const CURSOR_TRANSACTION = [
+  'BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY',
+  `SET LOCAL idle_in_transaction_session_timeout = '${EXPORT_IDLE_TIMEOUT}'`,
+  'SET LOCAL cursor_tuple_fraction = 0.1',
+];
+
+/** The cursor `CursorReads` reads `text` through. */
+export function cursorDeclaration(text: string): string {
+  return `DECLARE export_cursor NO SCROLL CURSOR FOR ${text}`;
+}
+
+/**
  * Reads a large result in batches through a server-side cursor, so a caller that streams it
  * (a CSV export) holds one batch in memory however many rows there are. One pooled connection
  * is held for the whole read, inside a read-only repeatable-read transaction: every batch comes
@@ -33,11 +50,10 @@ export class CursorReads {
     const [client, release] = await masterConnection(this.driver);
     let ended = false;
     try {
-      await client.query('BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY');
-      await client.query(
-        `SET LOCAL idle_in_transaction_session_timeout = '${EXPORT_IDLE_TIMEOUT}'`,
-      );
-      await client.query(`DECLARE export_cursor NO SCROLL CURSOR FOR ${text}`, values);
+      for (const statement of CURSOR_TRANSACTION) {
+        await client.query(statement);
+      }
+      await client.query(cursorDeclaration(text), values);
       for (;;) {
         const { rows } = await client.query<T>(`FETCH ${batchSize} FROM export_cursor`);
         if (rows.length > 0) {

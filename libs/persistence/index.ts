@@ -1,3 +1,4 @@
+export * from './batch-statement.js';
 export * from './cursor-reads.js';
 export * from './data-source.options.js';
 export * from './entities/index.js';

@@ -26,6 +26,13 @@ export async function masterConnection(
 }
 
 /**
+ * The name of each shaped statement's text, for the process: a name always stands for one text
+ * on every connection. Shapes are few (a combination of the filters a caller may give), so this
+ * stays small.
+ */
+const SHAPE_NAMES = new Map<string, string>();
+
+/**
  * Named prepared statements for the hottest reads, on a connection of the data source's own
  * pool: each connection parses and plans a statement once, and a read skips TypeORM's query
  * runner (one acquisition, one round trip, the pool's timeouts and read-timeout client
@@ -36,6 +43,19 @@ export class PreparedReads {
 
   constructor(dataSource: DataSource) {
     this.driver = postgresDriver(dataSource);
+  }
+
+  /**
+   * A statement built from one of a few shapes (the filters given, the page's direction), named
+   * after its text: each shape is parsed and planned once per connection, like a named read.
+   */
+  async shaped<T extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<T[]> {
+    let name = SHAPE_NAMES.get(text);
+    if (name === undefined) {
+      name = `shape-${SHAPE_NAMES.size}`;
+      SHAPE_NAMES.set(text, name);
+    }
+    return this.rows<T>(name, text, values);
   }
 
   /** `name` must always come with the same `text`: Postgres keeps one plan per name. */

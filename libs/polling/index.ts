@@ -1,6 +1,7 @@
 export * from './poll-cycles.repository.js';
 export * from './poll-metrics.js';
 export * from './polling.module.js';
+export * from './refresh-writer.js';
 export * from './settlement-plan.js';
 export * from './swap-polling.service.js';
 export * from './swap-refresher.js';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { BatchStatement } from '#app/persistence';
 
 /** One refresh cycle of a lane, as every poller replica sees it. */
 export interface PollCycle {
@@ -12,6 +13,14 @@ export interface PollCycle {
   listingOver: boolean;
 }
 
+/** A claimed page of a cycle's listing, answered; `last` when it ended the listing. */
+export interface PageDone {
+  lane: string;
+  cycle: number;
+  page: number;
+  last: boolean;
+}
+
 interface CycleRow {
   number: string;
   started_at: Date;
@@ -21,6 +30,16 @@ interface CycleRow {
 
 /** The listing is over once its end is known and every page claimed was answered. */
 const LISTING_OVER = `(end_page IS NOT NULL AND pages_done >= next_page)`;
+
+/**
+ * A new cycle is due on the lane's row `c` (`$2` the interval, `$3` the deadline): the interval
+ * has passed since the last began, and its listing is over or past the deadline.
+ */
+function due(c: string): string {
+  return `${c}.started_at + $2 * interval '1 millisecond' <= now()
+      AND ((${c}.end_page IS NOT NULL AND ${c}.pages_done >= ${c}.next_page)
+           OR ${c}.started_at + $3 * interval '1 millisecond' <= now())`;
+}
 
 function toCycle(row: CycleRow): PollCycle {
   return {
@@ -44,26 +63,35 @@ export class PollCyclesRepository {
   /**
    * The lane's current cycle, a new one when `intervalMs` has passed since the last began and
    * its listing is over (or has run past `deadlineMs`, as when a poller died holding a page).
+   * `since` is asked only when a new cycle is due, so a tick between cycles is one statement.
    */
   async current(
     lane: string,
     intervalMs: number,
     deadlineMs: number,
-    since: Date | null,
+    since: () => Promise<Date | null>,
   ): Promise<PollCycle> {
+    const existing = await this.read(lane, intervalMs, deadlineMs);
+    if (existing && !existing.due) {
+      return toCycle(existing);
+    }
+    const start = await since();
     const [row] = await this.dataSource.query<CycleRow[]>(
       `INSERT INTO poll_cycles AS c (lane, number, started_at, since, end_page)
        VALUES ($1, 1, now(), $4, CASE WHEN $4::timestamptz IS NULL THEN -1 END)
        ON CONFLICT (lane) DO UPDATE
           SET number = c.number + 1, started_at = now(), since = $4, next_page = 0,
               end_page = CASE WHEN $4::timestamptz IS NULL THEN -1 END, pages_done = 0
-        WHERE c.started_at + $2 * interval '1 millisecond' <= now()
-          AND ((c.end_page IS NOT NULL AND c.pages_done >= c.next_page)
-               OR c.started_at + $3 * interval '1 millisecond' <= now())
+        WHERE ${due('c')}
        RETURNING number, started_at, since, ${LISTING_OVER} AS listing_over`,
-      [lane, intervalMs, deadlineMs, since],
+      [lane, intervalMs, deadlineMs, start],
     );
-    return row ? toCycle(row) : this.read(lane, deadlineMs);
+    // Another poller started it first: read the cycle it started.
+    const cycle = row ?? (await this.read(lane, intervalMs, deadlineMs));
+    if (!cycle) {
+      throw new Error(`poll_cycles has no row for lane ${lane} after starting it`);
+    }
+    return toCycle(cycle);
   }
 
   /** The next page of the cycle's listing for this poller to ask; null when none is left. */
@@ -84,12 +112,26 @@ export class PollCyclesRepository {
    * A claimed page was answered. `last`: it was the end of the listing (a short page, or one
    * whose answer failed: the pages after it are then not asked in this cycle).
    */
-  async pageDone(lane: string, cycle: number, page: number, last: boolean): Promise<void> {
-    await this.dataSource.query(
+  async pageDone(page: PageDone): Promise<void> {
+    const statement = new BatchStatement();
+    this.pageDoneWithin(statement, page);
+    await statement.run(this.dataSource, 'SELECT 1');
+  }
+
+  /**
+   * `pageDone` as a step of the statement that writes the page's results back, so a page counts
+   * as answered exactly when what it reported is stored.
+   */
+  pageDoneWithin(statement: BatchStatement, { lane, cycle, page, last }: PageDone): void {
+    const at = statement.param(page);
+    statement.step(
+      'page_done',
       `UPDATE poll_cycles SET pages_done = pages_done + 1,
-              end_page = CASE WHEN $4 THEN LEAST(coalesce(end_page, $3), $3) ELSE end_page END
-        WHERE lane = $1 AND number = $2`,
-      [lane, cycle, page, last],
+              end_page = CASE WHEN ${statement.param(last)}::boolean
+                              THEN LEAST(coalesce(end_page, ${at}::integer), ${at}::integer)
+                              ELSE end_page END
+        WHERE lane = ${statement.param(lane)} AND number = ${statement.param(cycle)}
+       RETURNING lane`,
     );
   }
 
@@ -103,13 +145,19 @@ export class PollCyclesRepository {
     return row?.over ?? true;
   }
 
-  private async read(lane: string, deadlineMs: number): Promise<PollCycle> {
-    const [row] = await this.dataSource.query<CycleRow[]>(
+  /** The lane's cycle as it stands (`$2` the interval, `$3` the deadline), and whether a new one is due. */
+  private async read(
+    lane: string,
+    intervalMs: number,
+    deadlineMs: number,
+  ): Promise<(CycleRow & { due: boolean }) | undefined> {
+    const [row] = await this.dataSource.query<(CycleRow & { due: boolean })[]>(
       `SELECT number, started_at, since,
-              ${LISTING_OVER} OR started_at + $2 * interval '1 millisecond' <= now() AS listing_over
+              ${LISTING_OVER} OR started_at + $3 * interval '1 millisecond' <= now() AS listing_over,
+              ${due('poll_cycles')} AS due
          FROM poll_cycles WHERE lane = $1`,
-      [lane, deadlineMs],
+      [lane, intervalMs, deadlineMs],
     );
-    return toCycle(row);
+    return row;
   }
 }

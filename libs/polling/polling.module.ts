@@ -8,6 +8,7 @@ import { QuotesDataModule } from '#app/quotes';
 import { SwapsDataModule } from '#app/swaps';
 import { PollCyclesRepository } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
+import { RefreshWriter } from './refresh-writer.js';
 import { SwapRefresher } from './swap-refresher.js';
 import {
   POLLING_OPTIONS,
@@ -16,11 +17,14 @@ import {
 } from './swap-polling.service.js';
 import { UsdPricer } from './usd-pricer.js';
 
-/** Applies provider reports to swaps: the poller's, and those the api's test helpers ask for. */
+/**
+ * Applies provider reports to swaps: the poller's, and those the api's test helpers ask for; a
+ * page is written with the poller's bookkeeping of it (`poll_cycles`).
+ */
 @Module({
   imports: [EarningsModule, SwapsDataModule, EventsModule],
-  providers: [SwapRefresher],
-  exports: [SwapRefresher],
+  providers: [SwapRefresher, RefreshWriter, PollCyclesRepository],
+  exports: [SwapRefresher, PollCyclesRepository],
 })
 export class SwapRefreshModule {}
 
@@ -54,12 +58,7 @@ export class PollingModule {
         RoutingModule,
         RedisModule,
       ],
-      providers: [
-        { provide: POLLING_OPTIONS, useValue: options },
-        PollCyclesRepository,
-        SwapPollingService,
-        UsdPricer,
-      ],
+      providers: [{ provide: POLLING_OPTIONS, useValue: options }, SwapPollingService, UsdPricer],
       exports: [SwapPollingService, SwapsDataModule, PollMetricsModule],
     };
   }

@@ -1,7 +1,7 @@
 import type { ProviderTransaction } from '#app/provider';
 import type { PolledSwap } from '#app/swaps';
 import { providerTransaction } from '#test/factories';
-import { planSettlement } from './settlement-plan.js';
+import { changesSwap, planSettlement } from './settlement-plan.js';
 
 function storedSwap(overrides: Partial<PolledSwap> = {}): PolledSwap {
   return {
@@ -11,8 +11,19 @@ function storedSwap(overrides: Partial<PolledSwap> = {}): PolledSwap {
     organizationId: '00000000-0000-4000-8000-000000000001',
     providerTransactionId: 'tx1',
     status: 'waiting',
+    mode: 'float',
     from: 'btc',
+    to: 'eth',
     amountFrom: '0.5',
+    amountExpectedTo: '10',
+    networkFee: '0.001',
+    rate: '20',
+    payinAddress: 'payin',
+    payoutAddress: 'payout',
+    refundAddress: null,
+    partnerReferenceId: null,
+    payTill: null,
+    createdAt: '2025-01-01T00:00:00.000Z',
     payinHash: null,
     payoutHash: null,
     amountActualFrom: null,
@@ -65,15 +76,15 @@ describe(planSettlement.name, () => {
         amountActualFrom: '0.6',
         amountActualTo: '11.9',
         actualNetworkFee: '0.001',
-        moneyReceivedAt: new Date('2025-01-01T00:01:00.000Z'),
-        moneySentAt: new Date('2025-01-01T00:02:00.000Z'),
+        moneyReceivedAt: '2025-01-01T00:01:00.000Z',
+        moneySentAt: '2025-01-01T00:02:00.000Z',
         amountAnomalyPct: '20',
       },
     });
   });
 
   it('never erases a known field with a missing one', () => {
-    const received = new Date('2025-01-01T00:01:00.000Z');
+    const received = '2025-01-01T00:01:00.000Z';
     const plan = sut(
       storedSwap({
         status: 'confirming',
@@ -103,5 +114,39 @@ describe(planSettlement.name, () => {
     expect(
       sut(storedSwap({ status: 'sending' }), report({ status: 'confirming', payinHash: 'x' })),
     ).toEqual({ kind: 'violation', from: 'sending', to: 'confirming' });
+  });
+});
+
+describe(changesSwap.name, () => {
+  const sut = changesSwap;
+  const stored = storedSwap({
+    status: 'confirming',
+    amountActualFrom: '0.50',
+    moneyReceivedAt: '2025-01-01T00:01:00.000Z',
+    amountAnomalyPct: '0',
+  });
+
+  it('sees no change in the same instant or amount written another way', () => {
+    const plan = planSettlement(
+      stored,
+      report({
+        status: 'confirming',
+        amountActualFrom: '0.5',
+        moneyReceivedAt: '2025-01-01T01:01:00.000+01:00',
+      }),
+    );
+
+    expect(plan.kind === 'update' && sut(stored, plan)).toBe(false);
+  });
+
+  it('sees a new status, a later instant or a new hash', () => {
+    for (const change of [
+      { status: 'exchanging' as const },
+      { moneyReceivedAt: '2025-01-01T00:01:00.001Z' },
+      { payinHash: 'in' },
+    ]) {
+      const plan = planSettlement(stored, report({ status: 'confirming', ...change }));
+      expect([change, plan.kind === 'update' && sut(stored, plan)]).toEqual([change, true]);
+    }
   });
 });

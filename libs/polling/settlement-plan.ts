@@ -7,10 +7,6 @@ export type SettlementPlan =
   | { kind: 'violation'; from: SwapStatus; to: SwapStatus }
   | { kind: 'update'; from: SwapStatus; to: SwapStatus; fields: SettlementFields };
 
-function date(iso: string | null): Date | null {
-  return iso === null ? null : new Date(iso);
-}
-
 /**
  * Merges a provider report into a stored swap. A field the provider reports replaces the stored
  * one; a field it does not (yet) report never erases what is known. A report that breaks the
@@ -32,21 +28,24 @@ export function planSettlement(swap: PolledSwap, tx: ProviderTransaction): Settl
       amountActualFrom,
       amountActualTo: tx.amountActualTo ?? swap.amountActualTo,
       actualNetworkFee: tx.actualNetworkFee ?? swap.actualNetworkFee,
-      moneyReceivedAt: date(tx.moneyReceivedAt) ?? swap.moneyReceivedAt,
-      moneySentAt: date(tx.moneySentAt) ?? swap.moneySentAt,
+      moneyReceivedAt: tx.moneyReceivedAt ?? swap.moneyReceivedAt,
+      moneySentAt: tx.moneySentAt ?? swap.moneySentAt,
       amountAnomalyPct: anomalyPercent(swap.amountFrom, amountActualFrom),
     },
   };
 }
 
-function same(a: string | Date | null, b: string | Date | null): boolean {
-  if (a === null || b === null) {
+const TIMESTAMPS: (keyof SettlementFields)[] = ['moneyReceivedAt', 'moneySentAt'];
+
+/** Timestamps (ISO text) equal as instants, amounts (decimal text) as numbers, the rest as text. */
+function same(field: keyof SettlementFields, a: string | null, b: string | null): boolean {
+  if (a === null || b === null || a === b) {
     return a === b;
   }
-  if (a instanceof Date || b instanceof Date) {
-    return new Date(a).getTime() === new Date(b).getTime();
+  if (TIMESTAMPS.includes(field)) {
+    return Date.parse(a) === Date.parse(b);
   }
-  return a === b || (/^-?[\d.]+$/.test(a) && /^-?[\d.]+$/.test(b) && new Decimal(a).eq(b));
+  return /^-?[\d.]+$/.test(a) && /^-?[\d.]+$/.test(b) && new Decimal(a).eq(b);
 }
 
 /** Whether an update would change anything a partner can read. */
@@ -57,7 +56,7 @@ export function changesSwap(
   return (
     plan.to !== swap.status ||
     (Object.keys(plan.fields) as (keyof SettlementFields)[]).some(
-      (field) => !same(swap[field], plan.fields[field]),
+      (field) => !same(field, swap[field], plan.fields[field]),
     )
   );
 }

@@ -1,21 +1,20 @@
 import { Test } from '@nestjs/testing';
-import { getDataSourceToken } from '@nestjs/typeorm';
 import { EarningsRepository } from '#app/earnings';
-import { EventRecorder } from '#app/events';
 import { PROVIDER_FLEET, ProviderFleet, unavailable } from '#app/provider';
 import { SwapsRepository } from '#app/swaps';
 import { swapEntity } from '#test/factories';
 import {
-  FakeDataSource,
   FakeEarnings,
   FakeEventRecorder,
   FakeLiquidityProvider,
   FakePollCycles,
+  FakeRefreshWriter,
   FakeSwaps,
   FakeUsdPricer,
 } from '#test/fakes';
 import { PollCyclesRepository } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
+import { RefreshWriter } from './refresh-writer.js';
 import { SwapRefresher } from './swap-refresher.js';
 import {
   POLLING_OPTIONS,
@@ -57,7 +56,10 @@ describe(SwapPollingService.name, () => {
         { provide: SwapsRepository, useValue: swaps },
         { provide: PollCyclesRepository, useValue: cycles },
         { provide: EarningsRepository, useValue: earnings },
-        { provide: EventRecorder, useValue: events },
+        {
+          provide: RefreshWriter,
+          useValue: new FakeRefreshWriter(swaps, events, earnings, cycles),
+        },
         { provide: UsdPricer, useValue: pricer },
         { provide: PollMetrics, useValue: metrics },
         {
@@ -68,7 +70,6 @@ describe(SwapPollingService.name, () => {
             new Map(testProvider ? [['changelly', testProvider]] : []),
           ),
         },
-        { provide: getDataSourceToken(), useValue: new FakeDataSource() },
         { provide: POLLING_OPTIONS, useValue: OPTIONS },
       ],
     }).compile();

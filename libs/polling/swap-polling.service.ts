@@ -10,9 +10,9 @@ import {
 } from '#app/provider';
 import { SwapsRepository, type PollScope, type RefreshedSwap } from '#app/swaps';
 import { EarningsRepository, type PendingEarnings } from '#app/earnings';
-import { PollCyclesRepository, type PollCycle } from './poll-cycles.repository.js';
+import { PollCyclesRepository, type PageDone, type PollCycle } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
-import { SwapRefresher } from './swap-refresher.js';
+import { SwapRefresher, type RefreshOutcome, type ReportedSwap } from './swap-refresher.js';
 import { UsdPricer } from './usd-pricer.js';
 
 /** Cadence and lease of the poller. */
@@ -75,7 +75,7 @@ function chunk<T>(items: T[], size: number): T[][] {
 }
 
 /**
- * The status poller's work, per lane (live, and test where there is a test provider), in cycles of
+ * The status poller's work, per lane (a provider in a mode), in cycles of
  * one interval shared by every poller replica (docs/decisions.md, "Status poller: cycles, pages,
  * leases and failure fates"):
  *
@@ -136,18 +136,22 @@ export class SwapPollingService {
     keepGoing: () => boolean = () => true,
   ): Promise<PollReport> {
     const report: PollReport = { refreshed: 0, calls: 0 };
-    const oldest = await this.swaps.oldestActiveCreatedAt(lane);
-    const since = oldest === null ? null : new Date(oldest.getTime() - CLOCK_SKEW_MS);
     const cycle = await this.cycles.current(
       lane.name,
       lane.intervalMs,
       this.options.leaseMs,
-      since,
+      async () => {
+        const oldest = await this.swaps.oldestActiveCreatedAt(lane);
+        return oldest === null ? null : new Date(oldest.getTime() - CLOCK_SKEW_MS);
+      },
     );
     if (!cycle.listingOver) {
       await this.listActive(lane, cycle, report, keepGoing);
     }
-    if (await this.cycles.isListingOver(lane.name, cycle.number, this.options.leaseMs)) {
+    if (
+      cycle.listingOver ||
+      (await this.cycles.isListingOver(lane.name, cycle.number, this.options.leaseMs))
+    ) {
       await this.askUnseen(lane, owner, cycle, report, keepGoing);
     }
     if (lane.livemode) {
@@ -176,36 +180,53 @@ export class SwapPollingService {
         }),
       );
       report.calls += 1;
+      const done = {
+        lane: lane.name,
+        cycle: cycle.number,
+        page,
+        last: listed === null || listed.length < LIST_PAGE_SIZE,
+      };
       if (listed === null) {
         // The rest of this cycle's swaps are asked for by id, or wait for the next cycle.
-        await this.cycles.pageDone(lane.name, cycle.number, page, true);
+        await this.cycles.pageDone(done);
         return;
       }
       this.metrics.batchSize.observe(listed.length);
-      report.refreshed += await this.applyListed(lane, listed);
-      await this.cycles.pageDone(lane.name, cycle.number, page, listed.length < LIST_PAGE_SIZE);
+      report.refreshed += await this.applyListed(lane, listed, done);
     }
   }
 
-  /** Applies one page of the listing: changes are written, the rest is marked as confirmed. */
-  private async applyListed(lane: PollLane, listed: ProviderTransaction[]): Promise<number> {
+  /**
+   * Applies one page of the listing: changes are written, the rest is marked as confirmed, and
+   * the page is done, all in one statement.
+   */
+  private async applyListed(
+    lane: PollLane,
+    listed: ProviderTransaction[],
+    page: PageDone,
+  ): Promise<number> {
     const reports = new Map(listed.map((tx) => [tx.id, tx]));
-    const swaps = await this.swaps.findActiveByProviderIds([...reports.keys()], lane);
-    const unchanged: string[] = [];
+    const swaps = await this.swaps.findActiveByProviderIds(
+      [...reports.keys()],
+      lane,
+      lane.intervalMs,
+    );
+    const reported = swaps.flatMap((swap) => {
+      const tx = reports.get(swap.providerTransactionId);
+      return tx ? [{ swap, tx }] : [];
+    });
+    const outcomes = await this.refresher.applyPage(null, reported, { page });
     let refreshed = 0;
-    for (const swap of swaps) {
-      const outcome = await this.apply(lane, null, swap, reports.get(swap.providerTransactionId));
-      if (outcome === 'unchanged') {
-        unchanged.push(swap.id);
-      } else if (outcome === 'written') {
+    outcomes.forEach((outcome, i) => {
+      const fate = this.count(null, reported[i].swap, outcome);
+      if (fate === 'unchanged') {
+        this.metrics.lag.observe(reported[i].swap.lagMs / 1000);
+      }
+      if (fate !== 'dropped') {
         refreshed += 1;
       }
-    }
-    for (const lagMs of await this.swaps.markSeen(unchanged, lane.intervalMs)) {
-      this.metrics.lag.observe(lagMs / 1000);
-    }
-    this.metrics.polled.inc(unchanged.length);
-    return refreshed + unchanged.length;
+    });
+    return refreshed;
   }
 
   /** Asks by id for the swaps this cycle's listing did not show, a leased batch at a time. */
@@ -231,9 +252,7 @@ export class SwapPollingService {
       const pending = new Set(claimed.map((s) => s.id));
       try {
         for (const group of chunk(claimed, MAX_IDS_PER_TRANSACTIONS_CALL)) {
-          const reports = await this.fetch(() =>
-            lane.adapter.getTransactions({ ids: group.map((s) => s.providerTransactionId) }),
-          );
+          const reports = await this.reportsOf(lane, group);
           report.calls += 1;
           if (reports === null) {
             // The provider failed: the rest of the batch waits an interval, leaving the upstream
@@ -243,31 +262,36 @@ export class SwapPollingService {
             return;
           }
           const byId = new Map(reports.map((tx) => [tx.id, tx]));
-          const unchanged: string[] = [];
-          // Each swap's write-back is its own transaction: the group's run side by side.
-          await Promise.all(
-            group.map(async (swap) => {
-              this.metrics.lag.observe(swap.lagMs / 1000);
-              const outcome = await this.apply(
-                lane,
-                owner,
-                swap,
-                byId.get(swap.providerTransactionId),
-              );
-              if (outcome === 'unchanged') {
-                unchanged.push(swap.id);
-              }
-              if (outcome !== 'dropped') {
-                report.refreshed += 1;
-              }
-              pending.delete(swap.id);
-            }),
-          );
-          await this.swaps.markSeen(unchanged, lane.intervalMs);
-          await this.swaps.reschedule(owner, unchanged, 0);
-          this.metrics.polled.inc(unchanged.length);
-          // The lease covers what is left, however long the budget makes the batch take.
-          await this.swaps.extendLeases(owner, [...pending], this.options.leaseMs);
+          const reported: ReportedSwap[] = [];
+          const unreported: string[] = [];
+          for (const swap of group) {
+            this.metrics.lag.observe(swap.lagMs / 1000);
+            const tx = byId.get(swap.providerTransactionId);
+            if (tx) {
+              reported.push({ swap, tx });
+            } else {
+              this.unreported(swap);
+              unreported.push(swap.id);
+            }
+          }
+          const inGroup = new Set(group.map((swap) => swap.id));
+          // The group's write-back, its unreported swaps due an interval later, and the lease
+          // kept on what is left however long the budget makes the batch take: one statement.
+          const outcomes = await this.refresher.applyPage(owner, reported, {
+            unreported: { ids: unreported, delayMs: lane.intervalMs },
+            pending: {
+              ids: [...pending].filter((id) => !inGroup.has(id)),
+              leaseMs: this.options.leaseMs,
+            },
+          });
+          for (const id of inGroup) {
+            pending.delete(id);
+          }
+          outcomes.forEach((outcome, i) => {
+            if (this.count(owner, reported[i].swap, outcome) !== 'dropped') {
+              report.refreshed += 1;
+            }
+          });
         }
       } finally {
         // An unexpected failure must not leave leases behind until they expire.
@@ -278,6 +302,13 @@ export class SwapPollingService {
         }
       }
     }
+  }
+
+  /** The provider's reports of these swaps, one call; null when the provider failed. */
+  private reportsOf(lane: PollLane, swaps: RefreshedSwap[]): Promise<ProviderTransaction[] | null> {
+    return this.fetch(() =>
+      lane.adapter.getTransactions({ ids: swaps.map((s) => s.providerTransactionId) }),
+    );
   }
 
   /** One provider call; null when the provider failed (counted by the adapter and logged). */
@@ -295,35 +326,33 @@ export class SwapPollingService {
     }
   }
 
+  /** A swap the provider left out of its answer: counted, logged, asked again an interval later. */
+  private unreported(swap: RefreshedSwap): void {
+    this.metrics.unknownTransactions.inc();
+    this.logger.warn(
+      { swapId: swap.id, orgId: swap.organizationId, providerId: swap.providerTransactionId },
+      'provider did not report the transaction',
+    );
+  }
+
   /**
-   * Applies one report to one swap. `owner` is the lease the swap was claimed under (asked by
-   * id), null for a listed swap. `unchanged`: nothing to write (the caller marks it confirmed
-   * and gives its lease back); `written`: its new state is stored and its lease given back;
-   * `dropped`: the report could not be applied.
+   * Counts one refresh's outcome. `owner` is the lease the swap was claimed under (asked by id),
+   * null for a listed swap. `unchanged`: it was marked confirmed (a report against the graph
+   * too); `written`: its new state is stored; `dropped`: someone else wrote it first, or the
+   * lease ran out.
    */
-  private async apply(
-    lane: PollLane,
+  private count(
     owner: string | null,
     swap: RefreshedSwap,
-    tx: ProviderTransaction | undefined,
-  ): Promise<'unchanged' | 'written' | 'dropped'> {
-    if (!tx) {
-      this.metrics.unknownTransactions.inc();
-      this.logger.warn(
-        { swapId: swap.id, orgId: swap.organizationId, providerId: swap.providerTransactionId },
-        'provider did not report the transaction',
-      );
-      if (owner !== null) {
-        await this.swaps.reschedule(owner, [swap.id], lane.intervalMs);
-      }
-      return 'dropped';
-    }
-    const outcome = await this.refresher.apply(owner, swap, tx);
+    outcome: RefreshOutcome,
+  ): 'unchanged' | 'written' | 'dropped' {
     switch (outcome.kind) {
       case 'violation':
         this.metrics.violations.inc({ from: outcome.from, to: outcome.to });
+        this.metrics.polled.inc();
         return 'unchanged';
       case 'unchanged':
+        this.metrics.polled.inc();
         return 'unchanged';
       case 'superseded':
         if (owner !== null) {

@@ -1,29 +1,29 @@
 import type { ProviderName, SwapStatus } from '#app/domain';
+import type { SwapViewRow } from './swap.view.js';
 
-/** The settlement fields of a swap as the poller keeps them. */
-export interface SettlementFields {
-  payinHash: string | null;
-  payoutHash: string | null;
-  amountActualFrom: string | null;
-  amountActualTo: string | null;
-  actualNetworkFee: string | null;
-  moneyReceivedAt: Date | null;
-  moneySentAt: Date | null;
-  amountAnomalyPct: string | null;
-}
+/** The settlement fields of a swap as the poller keeps them, timestamps in ISO form. */
+export type SettlementFields = Pick<
+  SwapViewRow,
+  | 'payinHash'
+  | 'payoutHash'
+  | 'amountActualFrom'
+  | 'amountActualTo'
+  | 'actualNetworkFee'
+  | 'moneyReceivedAt'
+  | 'moneySentAt'
+  | 'amountAnomalyPct'
+>;
 
-/** What the poller knows about a swap it holds: enough to judge and merge a provider report. */
-export interface PolledSwap extends SettlementFields {
-  id: string;
+/**
+ * What the poller knows about a swap it holds: the swap as a partner reads it (so the event of a
+ * change carries the swap exactly as `GET /v1/swaps/{id}` will show it) and where the provider
+ * keeps it.
+ */
+export interface PolledSwap extends SwapViewRow {
   organizationId: string;
-  /** A test swap settles like a live one but never earns. */
-  livemode: boolean;
   /** The provider it lives at, and its transaction there. */
   provider: ProviderName;
   providerTransactionId: string;
-  status: SwapStatus;
-  from: string;
-  amountFrom: string;
 }
 
 /** One lane of the poller: the swaps of one provider in one mode. */
@@ -44,4 +44,10 @@ export interface PolledUpdate {
   fields: SettlementFields;
   /** Recorded in `swap_events` when the status changed. */
   transition: { from: SwapStatus; to: SwapStatus; providerStatus: string } | null;
+}
+
+/** One swap's refresh to write back: guarded by the status it was read in. */
+export interface PolledWrite {
+  swap: PolledSwap;
+  update: PolledUpdate;
 }

@@ -21,6 +21,8 @@ export interface SwapFilters {
    * letter case (addresses are pasted, and EIP-55 or bech32 case carries no identity).
    */
   search?: string;
+  /** The partner's own reference, exactly (the API's list filter). */
+  partnerReferenceId?: string;
 }
 
 /** A field of the query that was not understood, with a message fit for a form. */

@@ -3,7 +3,15 @@ import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { isSwapId } from './swap-id.js';
 import { viewOfRow, type SwapView } from './swap.view.js';
-import { SwapViewsRepository, type SwapListQuery } from './swap-views.repository.js';
+import { SwapViewsRepository } from './swap-views.repository.js';
+
+/** A page of `GET /v1/swaps`: by `offset` or after the swap `startingAfter`, never both. */
+export interface SwapListQuery {
+  limit: number;
+  offset?: number;
+  startingAfter?: string;
+  partnerReferenceId?: string;
+}
 
 /** Reads of stored swaps, always scoped to the caller's organization and mode. */
 @Injectable()
@@ -18,7 +26,41 @@ export class SwapQueryService {
     return viewOfRow(swap);
   }
 
+  /**
+   * The owner's swaps, newest first. A deep `offset` costs index entries, not rows; a
+   * `startingAfter` page is the dashboard's keyset page, the same at any depth and stable while
+   * swaps are created (docs/decisions.md, "Pagination").
+   */
   async list(owner: OwnerScope, query: SwapListQuery): Promise<SwapView[]> {
-    return (await this.swaps.listViewsForOrg(owner, query)).map(viewOfRow);
+    const filters =
+      query.partnerReferenceId === undefined
+        ? {}
+        : { partnerReferenceId: query.partnerReferenceId };
+    if (query.startingAfter !== undefined) {
+      if (query.offset !== undefined) {
+        throw new AppError(ErrorCode.InvalidRequest, 'Send offset or startingAfter, not both.', {
+          param: 'startingAfter',
+        });
+      }
+      const after = isSwapId(query.startingAfter)
+        ? await this.swaps.positionOf(query.startingAfter, owner)
+        : null;
+      if (after === null) {
+        throw new AppError(
+          ErrorCode.InvalidRequest,
+          'startingAfter must be one of your swap ids.',
+          {
+            param: 'startingAfter',
+          },
+        );
+      }
+      return (await this.swaps.listViews(owner, filters, { limit: query.limit, after })).map(
+        viewOfRow,
+      );
+    }
+    const rows = query.offset
+      ? await this.swaps.listViewsAtOffset(owner, filters, query.limit, query.offset)
+      : await this.swaps.listViews(owner, filters, { limit: query.limit });
+    return rows.map(viewOfRow);
   }
 }

@@ -12,15 +12,10 @@ import {
   SwapEntity,
   type KeysetPage,
   type KeysetPageRequest,
+  type KeysetPosition,
 } from '#app/persistence';
 import type { SwapFilters } from './swap-filters.js';
 import { SWAP_VIEW_FIELDS, type SwapViewRow } from './swap.view.js';
-
-export interface SwapListQuery {
-  limit: number;
-  offset: number;
-  partnerReferenceId?: string;
-}
 
 /**
  * The conditions of `filters` on swaps aliased `s`, the owner's scope first; each value is
@@ -59,6 +54,9 @@ function filterConditions(owner: OwnerScope, filters: SwapFilters, values: unkno
         OR lower(s.payin_address) = ${folded} OR lower(s.payout_address) = ${folded})`,
     );
   }
+  if (filters.partnerReferenceId !== undefined) {
+    conditions.push(`s.partner_reference_id = ${param(filters.partnerReferenceId)}`);
+  }
   return conditions;
 }
 
@@ -70,11 +68,12 @@ function withoutPosition({ keysetAt: _, ...view }: PositionedViewRow): SwapViewR
 }
 
 /**
- * The partner's reads of swaps: one by id, lists, filtered keyset pages, exports and pairs,
- * always scoped to the owner's organization and mode. Reads only (`SwapsRepository` writes the
- * table). Each selects `SWAP_VIEW_FIELDS` through the entity's column metadata, timestamps as ISO
- * text, so no row pays for parsing a `Date` only to print it again (docs/decisions.md, "Reads at
- * the I/O floor"); the hottest are named prepared statements.
+ * The partner's reads of swaps: one by id, pages (the API's and the dashboard's, from one
+ * statement builder), exports and pairs, always scoped to the owner's organization and mode.
+ * Reads only (`SwapsRepository` writes the table). Each selects `SWAP_VIEW_FIELDS` through the
+ * entity's column metadata, timestamps as ISO text, so no row pays for parsing a `Date` only to
+ * print it again (docs/decisions.md, "Reads at the I/O floor"); every page and read by id is a
+ * prepared statement, one per shape of filters.
  */
 @Injectable()
 export class SwapViewsRepository {
@@ -83,8 +82,7 @@ export class SwapViewsRepository {
   /** The view's select list of the swaps aliased `s`. */
   private readonly select: string;
   private readonly byIdSql: string;
-  private readonly listSql: string;
-  private readonly listByReferenceSql: string;
+  private readonly positionSql: string;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.prepared = new PreparedReads(dataSource);
@@ -93,14 +91,9 @@ export class SwapViewsRepository {
       iso: true,
     });
     this.select = view;
-    this.byIdSql = `SELECT ${view} FROM swaps s
-      WHERE s.id = $1 AND s.organization_id = $2 AND s.livemode = $3`;
-    const list = (byReference: boolean) => `SELECT ${view} FROM swaps s
-      WHERE s.organization_id = $1 AND s.livemode = $4
-        ${byReference ? 'AND s.partner_reference_id = $5' : ''}
-      ORDER BY s.created_at DESC, s.id DESC LIMIT $2 OFFSET $3`;
-    this.listSql = list(false);
-    this.listByReferenceSql = list(true);
+    const owned = 's.id = $1 AND s.organization_id = $2 AND s.livemode = $3';
+    this.byIdSql = `SELECT ${view} FROM swaps s WHERE ${owned}`;
+    this.positionSql = `SELECT ${keysetAtSql('s')} AS at, s.id FROM swaps s WHERE ${owned}`;
   }
 
   /** The owner's own swap; another org's or mode's id reads as unknown. One prepared statement. */
@@ -113,32 +106,85 @@ export class SwapViewsRepository {
     return rows[0] ?? null;
   }
 
-  /** The owner's swaps, newest first. */
-  async listViewsForOrg(owner: OwnerScope, query: SwapListQuery): Promise<SwapViewRow[]> {
-    const byReference = query.partnerReferenceId !== undefined;
-    return this.prepared.rows<SwapViewRow>(
-      byReference ? 'swap-views-by-reference' : 'swap-views',
-      byReference ? this.listByReferenceSql : this.listSql,
-      [
-        owner.organizationId,
-        query.limit,
-        query.offset,
-        owner.livemode,
-        ...(byReference ? [query.partnerReferenceId] : []),
-      ],
+  /** Where the owner's swap `id` sits in the list; null when the owner has no such swap. */
+  async positionOf(id: string, owner: OwnerScope): Promise<KeysetPosition | null> {
+    const rows = await this.prepared.rows<KeysetPosition>('swap-position', this.positionSql, [
+      id,
+      owner.organizationId,
+      owner.livemode,
+    ]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Up to `page.limit` of the owner's swaps matching `filters` older than `page.after` (or the
+   * newest), newest first: the API's list, on the dashboard's statement without its tokens.
+   */
+  async listViews(
+    owner: OwnerScope,
+    filters: SwapFilters,
+    page: { limit: number; after?: KeysetPosition },
+  ): Promise<SwapViewRow[]> {
+    return this.page<SwapViewRow>(owner, filters, page, '', page.limit);
+  }
+
+  /**
+   * `limit` of the owner's swaps matching `filters` after skipping `offset`, newest first, at
+   * the cost of reading index entries: the skipped rows are counted in the index of the
+   * filters (an index-only scan of ids), and only the page's rows are read from the table.
+   */
+  async listViewsAtOffset(
+    owner: OwnerScope,
+    filters: SwapFilters,
+    limit: number,
+    offset: number,
+  ): Promise<SwapViewRow[]> {
+    const values: unknown[] = [];
+    const conditions = filterConditions(owner, filters, values);
+    values.push(limit, offset);
+    return this.prepared.shaped<SwapViewRow>(
+      `SELECT ${this.select} FROM (
+         SELECT s.id FROM swaps s WHERE ${conditions.join(' AND ')}
+          ORDER BY s.created_at DESC, s.id DESC LIMIT $${values.length - 1} OFFSET $${values.length}
+       ) page JOIN swaps s ON s.id = page.id
+       ORDER BY s.created_at DESC, s.id DESC`,
+      values,
     );
   }
 
   /**
-   * One keyset page of the owner's swaps matching `filters`, newest first. Every filter
-   * combination has an index in this order (docs/decisions.md, "Dashboard reads"), so a page
-   * reads about `limit` index entries at any depth.
+   * One keyset page of the owner's swaps matching `filters`, newest first, with the tokens of
+   * the pages beside it (the dashboard's). Every filter combination has an index in this order
+   * (docs/decisions.md, "Dashboard reads"), so a page reads about `limit` index entries at any
+   * depth.
    */
   async searchViews(
     owner: OwnerScope,
     filters: SwapFilters,
     page: KeysetPageRequest,
   ): Promise<KeysetPage<SwapViewRow>> {
+    const rows = await this.page<PositionedViewRow>(
+      owner,
+      filters,
+      page,
+      `, ${keysetAtSql('s')} AS "keysetAt"`,
+      page.limit + 1,
+    );
+    const result = keysetPage(rows, page, (row) => ({ at: row.keysetAt, id: row.id }));
+    return { ...result, items: result.items.map(withoutPosition) };
+  }
+
+  /**
+   * Up to `limit` rows of the view (and `extra` columns) next to the page's position, in the
+   * order `keysetClauses` reads them: the one statement of every page.
+   */
+  private async page<T extends SwapViewRow>(
+    owner: OwnerScope,
+    filters: SwapFilters,
+    page: KeysetPageRequest,
+    extra: string,
+    limit: number,
+  ): Promise<T[]> {
     const values: unknown[] = [];
     const conditions = filterConditions(owner, filters, values);
     const keyset = keysetClauses('s', page, values.length + 1);
@@ -146,15 +192,12 @@ export class SwapViewsRepository {
       conditions.push(keyset.condition);
       values.push(...keyset.values);
     }
-    values.push(page.limit + 1);
-    const rows = await this.dataSource.query<PositionedViewRow[]>(
-      `SELECT ${this.select}, ${keysetAtSql('s')} AS "keysetAt" FROM swaps s
-        WHERE ${conditions.join(' AND ')}
+    values.push(limit);
+    return this.prepared.shaped<T>(
+      `SELECT ${this.select}${extra} FROM swaps s WHERE ${conditions.join(' AND ')}
         ${keyset.order} LIMIT $${values.length}`,
       values,
     );
-    const result = keysetPage(rows, page, (row) => ({ at: row.keysetAt, id: row.id }));
-    return { ...result, items: result.items.map(withoutPosition) };
   }
 
   /**

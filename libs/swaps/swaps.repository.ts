@@ -2,30 +2,11 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { type OwnerScope, type ProviderName, TERMINAL_STATUSES } from '#app/domain';
-import { EntityColumns, rowsOf, SwapEntity } from '#app/persistence';
-import type { PollScope, PolledSwap, PolledUpdate, RefreshedSwap } from './polled-swap.js';
+import { BatchStatement, EntityColumns, rowsOf, SwapEntity } from '#app/persistence';
+import type { PollScope, PolledWrite, RefreshedSwap } from './polled-swap.js';
+import { SWAP_VIEW_FIELDS } from './swap.view.js';
 
 const TERMINAL_SQL = TERMINAL_STATUSES.map((s) => `'${s}'`).join(',');
-/** What a refresh reads of a swap, besides its org's fee and how late it is. */
-const POLLED_COLUMNS: Record<keyof PolledSwap, true> = {
-  id: true,
-  organizationId: true,
-  livemode: true,
-  provider: true,
-  providerTransactionId: true,
-  status: true,
-  from: true,
-  amountFrom: true,
-  payinHash: true,
-  payoutHash: true,
-  amountActualFrom: true,
-  amountActualTo: true,
-  actualNetworkFee: true,
-  moneyReceivedAt: true,
-  moneySentAt: true,
-  amountAnomalyPct: true,
-};
-const POLLED_FIELDS = Object.keys(POLLED_COLUMNS) as (keyof PolledSwap)[];
 
 /**
  * The swaps aggregate (`swaps` and its `swap_events`), the only writer of both: a created or
@@ -38,12 +19,19 @@ const POLLED_FIELDS = Object.keys(POLLED_COLUMNS) as (keyof PolledSwap)[];
 @Injectable()
 export class SwapsRepository {
   private readonly columns: EntityColumns<SwapEntity>;
-  /** What a refresh reads of the swaps aliased `s` and the organization aliased `o`. */
+  /**
+   * What a refresh reads of the swaps aliased `s` and the organization aliased `o`: the swap as a
+   * partner reads it, where the provider keeps it, and the org's fee.
+   */
   private readonly refreshed: string;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.columns = new EntityColumns(dataSource, SwapEntity);
-    this.refreshed = `${this.columns.select('s', POLLED_FIELDS)}, o.fee_percent AS "feePercent"`;
+    this.refreshed = [
+      this.columns.select('s', SWAP_VIEW_FIELDS, { iso: true }),
+      this.columns.select('s', ['organizationId', 'provider', 'providerTransactionId']),
+      'o.fee_percent AS "feePercent"',
+    ].join(', ');
   }
 
   async insert(manager: EntityManager, swap: SwapEntity): Promise<void> {
@@ -106,17 +94,26 @@ export class SwapsRepository {
     return row?.oldest ?? null;
   }
 
-  /** The lane's still active swaps behind these provider transactions, with their org's fee. */
-  async findActiveByProviderIds(providerIds: string[], scope: PollScope): Promise<RefreshedSwap[]> {
+  /**
+   * The lane's still active swaps behind these provider transactions, with their org's fee and
+   * how late each is: how long past `intervalMs` since it was last confirmed (or created).
+   */
+  async findActiveByProviderIds(
+    providerIds: string[],
+    scope: PollScope,
+    intervalMs: number,
+  ): Promise<RefreshedSwap[]> {
     if (providerIds.length === 0) {
       return [];
     }
     return this.dataSource.query<RefreshedSwap[]>(
-      `SELECT ${this.refreshed}, 0::float8 AS "lagMs"
+      `SELECT ${this.refreshed},
+         GREATEST(0, EXTRACT(EPOCH FROM now() - coalesce(s.last_seen_at, s.created_at)) * 1000
+           - $3)::float8 AS "lagMs"
          FROM swaps s JOIN organizations o ON o.id = s.organization_id
-        WHERE s.provider_transaction_id = ANY($1) AND s.provider = $2 AND s.livemode = $3
+        WHERE s.provider_transaction_id = ANY($1) AND s.provider = $4 AND s.livemode = $2
           AND s.status NOT IN (${TERMINAL_SQL})`,
-      [providerIds, scope.provider, scope.livemode],
+      [providerIds, scope.livemode, intervalMs, scope.provider],
     );
   }
 
@@ -130,27 +127,6 @@ export class SwapsRepository {
       [id, owner.organizationId, owner.livemode],
     );
     return rows[0] ?? null;
-  }
-
-  /**
-   * Notes that the provider confirmed these swaps as they are; answers how late each was, one
-   * `intervalMs` after it was last confirmed (or created).
-   */
-  async markSeen(swapIds: string[], intervalMs: number): Promise<number[]> {
-    if (swapIds.length === 0) {
-      return [];
-    }
-    const rows = rowsOf<{ lag_ms: string }>(
-      await this.dataSource.query<[{ lag_ms: string }[], number]>(
-        `UPDATE swaps s SET last_seen_at = now()
-           FROM (SELECT id, coalesce(last_seen_at, created_at) AS seen FROM swaps
-                  WHERE id = ANY($1) FOR UPDATE) before
-          WHERE s.id = before.id
-         RETURNING GREATEST(0, EXTRACT(EPOCH FROM now() - before.seen) * 1000 - $2) AS lag_ms`,
-        [swapIds, intervalMs],
-      ),
-    );
-    return rows.map((row) => Number(row.lag_ms));
   }
 
   /**
@@ -169,7 +145,7 @@ export class SwapsRepository {
     const rows = await this.dataSource.query<[RefreshedSwap[], number] | RefreshedSwap[]>(
       `WITH due AS (
          SELECT id FROM swaps
-          WHERE provider = $5 AND livemode = $6 AND status NOT IN (${TERMINAL_SQL})
+          WHERE provider = $6 AND livemode = $5 AND status NOT IN (${TERMINAL_SQL})
             AND provider_transaction_id IS NOT NULL
             AND created_at < $4
             AND (last_seen_at IS NULL OR last_seen_at < $4)
@@ -186,94 +162,142 @@ export class SwapsRepository {
        RETURNING ${this.refreshed},
          GREATEST(0, EXTRACT(EPOCH FROM now() - coalesce(s.last_seen_at, s.created_at)) * 1000)::float8
            AS "lagMs"`,
-      [owner, limit, leaseMs, cycleStartedAt, scope.provider, scope.livemode],
+      [owner, limit, leaseMs, cycleStartedAt, scope.livemode, scope.provider],
     );
     return rowsOf(rows);
   }
 
-  /** Keeps the leases `owner` still holds on these swaps for another `leaseMs`. */
-  async extendLeases(owner: string, swapIds: string[], leaseMs: number): Promise<void> {
-    if (swapIds.length === 0) {
-      return;
+  /**
+   * Steps of a page's write-back (in `statement`): each refresh is written (status, settlement
+   * fields, confirmed now, its lease given back) only while the swap's status is still the one it
+   * was read in and, for claimed swaps, `owner` still holds an unexpired lease, so a poller that
+   * stalled past its lease cannot overwrite the one that reclaimed the swap; a status change also
+   * gets its `swap_events` row. Answers the step returning the ids written (`id`), for the steps
+   * that record what a write implies; null when there is nothing to write.
+   */
+  writePolledWithin(
+    statement: BatchStatement,
+    owner: string | null,
+    writes: PolledWrite[],
+  ): string | null {
+    if (writes.length === 0) {
+      return null;
     }
-    await this.dataSource.query(
-      `UPDATE swaps SET lease_until = now() + $3::float8 * interval '1 millisecond'
-        WHERE id = ANY($2) AND lease_owner = $1`,
-      [owner, swapIds, leaseMs],
+    const rows = writes.map(({ swap, update: { status, fields: f, transition } }) => ({
+      id: swap.id,
+      read_status: swap.status,
+      status,
+      payin_hash: f.payinHash,
+      payout_hash: f.payoutHash,
+      amount_actual_from: f.amountActualFrom,
+      amount_actual_to: f.amountActualTo,
+      actual_network_fee: f.actualNetworkFee,
+      money_received_at: f.moneyReceivedAt,
+      money_sent_at: f.moneySentAt,
+      amount_anomaly_pct: f.amountAnomalyPct,
+      provider_status: transition?.providerStatus ?? null,
+    }));
+    const leaseHeld =
+      owner === null
+        ? ''
+        : `AND s.lease_owner = ${statement.param(owner)} AND s.lease_until > now()`;
+    statement.step(
+      'polled_input',
+      `SELECT * FROM json_to_recordset(${statement.param(JSON.stringify(rows))}::json) AS c(
+         id text, read_status text, status text, payin_hash text, payout_hash text,
+         amount_actual_from numeric, amount_actual_to numeric, actual_network_fee numeric,
+         money_received_at timestamptz, money_sent_at timestamptz, amount_anomaly_pct numeric,
+         provider_status text)`,
     );
+    const written = statement.step(
+      'polled',
+      `UPDATE swaps s
+          SET status = c.status, payin_hash = c.payin_hash, payout_hash = c.payout_hash,
+              amount_actual_from = c.amount_actual_from, amount_actual_to = c.amount_actual_to,
+              actual_network_fee = c.actual_network_fee, money_received_at = c.money_received_at,
+              money_sent_at = c.money_sent_at, amount_anomaly_pct = c.amount_anomaly_pct,
+              next_poll_at = CASE WHEN c.status IN (${TERMINAL_SQL}) THEN NULL ELSE s.next_poll_at END,
+              lease_owner = NULL, lease_until = NULL, last_seen_at = now(), updated_at = now()
+         FROM polled_input c
+        WHERE s.id = c.id AND s.status = c.read_status ${leaseHeld}
+       RETURNING s.id`,
+    );
+    statement.step(
+      'polled_history',
+      `INSERT INTO swap_events (swap_id, from_status, to_status, source, details)
+       SELECT c.id, c.read_status, c.status, 'poller',
+              jsonb_build_object('providerStatus', c.provider_status)
+         FROM polled_input c JOIN ${written} w ON w.id = c.id
+        WHERE c.status <> c.read_status`,
+    );
+    return written;
   }
 
   /**
-   * Writes one refresh's result, its event, and (for a claimed swap) gives the lease back, inside
-   * the caller's transaction. Nothing is written unless the status is still the one it read and,
-   * for a claimed swap, `owner` still holds an unexpired lease: a poller that stalled past its
-   * lease cannot overwrite the one that reclaimed the swap. Returns the swap as written, or null
-   * when nothing was.
+   * A step noting that the provider confirmed these swaps as they are. Claimed ones (`owner`) give
+   * their lease back and are due again at once, for the next cycle's listing or claim.
    */
-  async applyPolledUpdate(
-    manager: EntityManager,
-    owner: string | null,
-    swap: PolledSwap,
-    update: PolledUpdate,
-  ): Promise<SwapEntity | null> {
-    const f = update.fields;
-    const leaseHeld = owner === null ? '' : 'AND lease_owner = $12 AND lease_until > now()';
-    const updated = rowsOf<Record<string, unknown>>(
-      await manager.query<[Record<string, unknown>[], number]>(
-        `UPDATE swaps s
-            SET status = $2::text, payin_hash = $3, payout_hash = $4, amount_actual_from = $5,
-                amount_actual_to = $6, actual_network_fee = $7, money_received_at = $8,
-                money_sent_at = $9, amount_anomaly_pct = $10,
-                next_poll_at = CASE WHEN $2::text IN (${TERMINAL_SQL}) THEN NULL ELSE next_poll_at END,
-                lease_owner = NULL, lease_until = NULL, last_seen_at = now(), updated_at = now()
-          WHERE id = $1 AND status = $11 ${leaseHeld}
-          RETURNING ${this.columns.select('s')}`,
-        [
-          swap.id,
-          update.status,
-          f.payinHash,
-          f.payoutHash,
-          f.amountActualFrom,
-          f.amountActualTo,
-          f.actualNetworkFee,
-          f.moneyReceivedAt,
-          f.moneySentAt,
-          f.amountAnomalyPct,
-          swap.status,
-          ...(owner === null ? [] : [owner]),
-        ],
-      ),
+  markSeenWithin(statement: BatchStatement, owner: string | null, swapIds: string[]): void {
+    if (swapIds.length === 0) {
+      return;
+    }
+    const ids = statement.param(swapIds);
+    statement.step(
+      'polled_seen',
+      owner === null
+        ? `UPDATE swaps SET last_seen_at = now() WHERE id = ANY(${ids}) RETURNING id`
+        : `UPDATE swaps SET last_seen_at = now(), next_poll_at = now(), lease_owner = NULL,
+                  lease_until = NULL
+            WHERE id = ANY(${ids}) AND lease_owner = ${statement.param(owner)}
+           RETURNING id`,
     );
-    if (updated.length === 0) {
-      return null;
+  }
+
+  /** A step giving `owner`'s leases back without a result: the swaps are due after `delayMs`. */
+  rescheduleWithin(
+    statement: BatchStatement,
+    owner: string,
+    swapIds: string[],
+    delayMs: number,
+  ): void {
+    if (swapIds.length === 0) {
+      return;
     }
-    if (update.transition) {
-      await manager.query(
-        `INSERT INTO swap_events (swap_id, from_status, to_status, source, details)
-         VALUES ($1, $2, $3, 'poller', $4)`,
-        [
-          swap.id,
-          update.transition.from,
-          update.transition.to,
-          { providerStatus: update.transition.providerStatus },
-        ],
-      );
+    statement.step(
+      'polled_rescheduled',
+      `UPDATE swaps
+          SET next_poll_at = now() + ${statement.param(delayMs)}::float8 * interval '1 millisecond',
+              lease_owner = NULL, lease_until = NULL
+        WHERE id = ANY(${statement.param(swapIds)}) AND lease_owner = ${statement.param(owner)}
+       RETURNING id`,
+    );
+  }
+
+  /** A step keeping the leases `owner` still holds on these swaps for another `leaseMs`. */
+  extendLeasesWithin(
+    statement: BatchStatement,
+    owner: string,
+    swapIds: string[],
+    leaseMs: number,
+  ): void {
+    if (swapIds.length === 0) {
+      return;
     }
-    return this.columns.fromSelected(updated[0]);
+    statement.step(
+      'polled_leases',
+      `UPDATE swaps SET lease_until = now() + ${statement.param(leaseMs)}::float8 * interval '1 millisecond'
+        WHERE id = ANY(${statement.param(swapIds)}) AND lease_owner = ${statement.param(owner)}
+       RETURNING id`,
+    );
   }
 
   /** Gives leases back without a result; the swaps are due again after `delayMs`. */
   async reschedule(owner: string, swapIds: string[], delayMs: number): Promise<void> {
-    if (swapIds.length === 0) {
-      return;
+    const statement = new BatchStatement();
+    this.rescheduleWithin(statement, owner, swapIds, delayMs);
+    if (!statement.empty) {
+      await statement.run(this.dataSource, 'SELECT 1');
     }
-    await this.dataSource.query(
-      `UPDATE swaps
-          SET next_poll_at = now() + $3::float8 * interval '1 millisecond',
-              lease_owner = NULL, lease_until = NULL
-        WHERE id = ANY($2) AND lease_owner = $1`,
-      [owner, swapIds, delayMs],
-    );
   }
 
   /** Every lease `owner` still holds (on shutdown): the swaps stay due for the other pollers. */

@@ -1,9 +1,14 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import { DataSource } from 'typeorm';
 import type { OwnerScope } from '#app/domain';
-import type { PartnerEvent, RecordedEvent } from '#app/events';
-import { changedRows, queryRows, type WebhookDeliveryStatus } from '#app/persistence';
+import type { PartnerEvent } from '#app/events';
+import {
+  changedRows,
+  queryRows,
+  type BatchStatement,
+  type WebhookDeliveryStatus,
+} from '#app/persistence';
 
 /** A leased delivery with what sending it needs: the endpoint and the event. */
 export interface ClaimedDelivery {
@@ -146,21 +151,20 @@ export class WebhookDeliveriesRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * One pending delivery per enabled endpoint of the event's organization and mode subscribed to
-   * its type, in the caller's transaction (the one recording the event). Returns how many.
+   * A step queueing one delivery of each event the step `recorded` returns (`id`,
+   * `organization_id`, `livemode`, `type`) to every enabled endpoint of its organization and mode
+   * that subscribes to its type, in the statement that records the event.
    */
-  async enqueue(manager: EntityManager, event: RecordedEvent): Promise<number> {
-    const [{ count }] = await queryRows<{ count: number }>(
-      manager,
-      `WITH inserted AS (
-         INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at)
-         SELECT id, $1, now() FROM webhook_endpoints
-          WHERE organization_id = $2 AND livemode = $3 AND enabled AND $4 = ANY(events)
-         RETURNING 1)
-       SELECT count(*)::int AS count FROM inserted`,
-      [event.id, event.organizationId, event.livemode, event.type],
+  enqueueWithin(statement: BatchStatement, recorded: string): void {
+    statement.step(
+      'enqueued_deliveries',
+      `INSERT INTO webhook_deliveries (endpoint_id, event_id, next_attempt_at)
+       SELECT w.id, e.id, now()
+         FROM ${recorded} e JOIN webhook_endpoints w
+           ON w.organization_id = e.organization_id AND w.livemode = e.livemode
+          AND w.enabled AND e.type = ANY(w.events)
+       RETURNING id`,
     );
-    return count;
   }
 
   /**

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { EntityManager } from 'typeorm';
-import type { EventOutbox, RecordedEvent } from '#app/events';
+import type { EventOutbox } from '#app/events';
+import type { BatchStatement } from '#app/persistence';
 import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
 
 /** The events lib's outbox port, bound by the apps: each event becomes its webhook deliveries. */
@@ -8,7 +8,7 @@ import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js'
 export class WebhookOutbox implements EventOutbox {
   constructor(private readonly deliveries: WebhookDeliveriesRepository) {}
 
-  async enqueue(manager: EntityManager, event: RecordedEvent): Promise<void> {
-    await this.deliveries.enqueue(manager, event);
+  enqueueWithin(statement: BatchStatement, recorded: string): void {
+    this.deliveries.enqueueWithin(statement, recorded);
   }
 }

@@ -210,18 +210,26 @@ export class SwapPartners {
     list: async (query: ListSwapsParams = {}): Promise<Swap[]> =>
       (await this.call('read', () => this.raw.GET('/v1/swaps', { params: { query } }))).swaps,
 
-    /** Every swap (newest first), page after page: `for await (const swap of client.swaps.iterate())`. */
-    iterate: (query: Omit<ListSwapsParams, 'offset'> = {}): AsyncIterable<Swap> => {
+    /**
+     * Every swap (newest first), page after page: `for await (const swap of client.swaps.iterate())`.
+     * Each page starts after the last swap of the one before (`startingAfter`), so swaps created
+     * while it runs never shift a page: each swap that existed when it started comes once.
+     */
+    iterate: (
+      query: Omit<ListSwapsParams, 'offset' | 'startingAfter'> = {},
+    ): AsyncIterable<Swap> => {
       const list = this.swaps.list;
       const limit = query.limit ?? 100;
       return {
         async *[Symbol.asyncIterator]() {
-          for (let offset = 0; ; offset += limit) {
-            const page = await list({ ...query, limit, offset });
+          let startingAfter: string | undefined;
+          for (;;) {
+            const page = await list({ ...query, limit, ...(startingAfter && { startingAfter }) });
             yield* page;
             if (page.length < limit) {
               return;
             }
+            startingAfter = page[page.length - 1].id;
           }
         },
       };

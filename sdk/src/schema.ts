@@ -153,7 +153,7 @@ export interface paths {
         };
         /**
          * List swaps
-         * @description Your organization's swaps of the credential's mode (live or test), newest first, optionally only those of one `partnerReferenceId`.
+         * @description Your organization's swaps of the credential's mode (live or test), newest first, optionally only those of one `partnerReferenceId`. Page with `startingAfter` (the last id of the page before) to walk every swap once, or with `offset`.
          */
         get: operations["Swaps_list"];
         put?: never;
@@ -3068,7 +3068,10 @@ export interface operations {
         parameters: {
             query?: {
                 limit?: number;
+                /** @description Swaps to skip, newest first. To walk every swap, prefer `startingAfter`: an offset page shifts while swaps are created. Not with `startingAfter`. */
                 offset?: number;
+                /** @description One of your swap ids: the page holds the swaps created before it (exclusive), newest first, with the same filters. Pass the last id of a page to get the next one; stable while swaps are created. Not with `offset`; an id that is not one of your swaps answers 400 `invalid_request`. */
+                startingAfter?: string;
                 partnerReferenceId?: string;
             };
             header?: never;

@@ -1,5 +1,5 @@
 import type { SwapEntity } from '#app/persistence';
-import { buildSwap, type RefreshedSwap } from '#app/swaps';
+import { buildSwap, swapViewRow, type RefreshedSwap } from '#app/swaps';
 import { ADDRESSES } from './provider.js';
 
 /**
@@ -24,28 +24,16 @@ export function swapEntity(fields: Partial<SwapEntity> & { id: string }): SwapEn
   });
 }
 
-/** `swap` as a poller's claim reads it: what a refresh needs, its org's fee, how late it is. */
+/** `swap` as a poller's claim reads it: the swap as a partner reads it, its org's fee, how late. */
 export function refreshedSwap(swap: SwapEntity, feePercent: string, lagMs = 0): RefreshedSwap {
   if (swap.providerTransactionId === null) {
     throw new Error(`swap ${swap.id} has no provider transaction to refresh`);
   }
   return {
-    id: swap.id,
+    ...swapViewRow(swap),
     organizationId: swap.organizationId,
-    livemode: swap.livemode,
     provider: swap.provider,
     providerTransactionId: swap.providerTransactionId,
-    status: swap.status,
-    from: swap.from,
-    amountFrom: swap.amountFrom,
-    payinHash: swap.payinHash,
-    payoutHash: swap.payoutHash,
-    amountActualFrom: swap.amountActualFrom,
-    amountActualTo: swap.amountActualTo,
-    actualNetworkFee: swap.actualNetworkFee,
-    moneyReceivedAt: swap.moneyReceivedAt,
-    moneySentAt: swap.moneySentAt,
-    amountAnomalyPct: swap.amountAnomalyPct,
     feePercent,
     lagMs,
   };

@@ -5,10 +5,13 @@ import type {
   PendingEarnings,
 } from '#app/earnings';
 
-/** The earnings queue: what write-backs added (kept), what was booked or given back. */
+/**
+ * The earnings queue: what write-backs added (kept, `FakeRefreshWriter` adds them), what was
+ * booked or given back.
+ */
 export class FakeEarnings implements Pick<
   EarningsRepository,
-  'addPendingWithin' | 'claimPending' | 'bookPending' | 'releasePending'
+  'claimPending' | 'bookPending' | 'releasePending'
 > {
   readonly pending: PendingEarnings[] = [];
   readonly booked: { owner: string; swapId: string; usdPrice: string }[] = [];
@@ -16,11 +19,6 @@ export class FakeEarnings implements Pick<
   /** How many times the queue was claimed from. */
   claims = 0;
   private claimed = 0;
-
-  addPendingWithin(_manager: unknown, entry: PendingEarnings): Promise<void> {
-    this.pending.push(entry);
-    return Promise.resolve();
-  }
 
   claimPending(): Promise<PendingEarnings[]> {
     this.claims += 1;

@@ -11,6 +11,7 @@ export * from './fixed-rates.js';
 export * from './idempotency-keys.js';
 export * from './liquidity-provider.js';
 export * from './poll-cycles.js';
+export * from './refresh-writer.js';
 export * from './swap-views.js';
 export * from './swaps.js';
 export * from './usd-pricer.js';

@@ -1,4 +1,4 @@
-import type { PollCycle, PollCyclesRepository } from '#app/polling';
+import type { PageDone, PollCycle, PollCyclesRepository } from '#app/polling';
 
 /**
  * One cycle per lane, its listing still `pending` or already `over`; the pages are claimed in
@@ -14,14 +14,18 @@ export class FakePollCycles implements Pick<
 
   constructor(private readonly listing: 'pending' | 'over') {}
 
-  current(_lane: string, _intervalMs: number, _deadlineMs: number, since: Date | null) {
-    const cycle: PollCycle = {
+  async current(
+    _lane: string,
+    _intervalMs: number,
+    _deadlineMs: number,
+    since: () => Promise<Date | null>,
+  ): Promise<PollCycle> {
+    return {
       number: 1,
       startedAt: new Date(),
-      since,
+      since: await since(),
       listingOver: this.listing === 'over',
     };
-    return Promise.resolve(cycle);
   }
 
   claimPage(): Promise<number | null> {
@@ -31,7 +35,7 @@ export class FakePollCycles implements Pick<
     return Promise.resolve(this.nextPage++);
   }
 
-  pageDone(lane: string, _cycle: number, page: number, last: boolean): Promise<void> {
+  pageDone({ lane, page, last }: PageDone): Promise<void> {
     this.pagesDone.push({ lane, page, last });
     if (last) {
       this.endPage = Math.min(this.endPage ?? page, page);

@@ -5,13 +5,7 @@ import {
   type SwapStatus,
 } from '#app/domain';
 import type { SwapEntity } from '#app/persistence';
-import {
-  buildSwap,
-  type PollScope,
-  type PolledUpdate,
-  type RefreshedSwap,
-  type SwapsRepository,
-} from '#app/swaps';
+import { buildSwap, type PollScope, type RefreshedSwap, type SwapsRepository } from '#app/swaps';
 import { refreshedSwap } from '../factories/swap-entities.js';
 
 export interface SwapRow {
@@ -28,7 +22,7 @@ export interface SwapRow {
 
 /**
  * `swaps` in memory, with the repository's rules: what a creation inserts, and the poller's
- * leases (the entity's `leaseOwner`), claims and guarded write-backs.
+ * leases (the entity's `leaseOwner`) and claims; `FakeRefreshWriter` writes refreshes back.
  */
 export class FakeSwaps implements Pick<
   SwapsRepository,
@@ -37,10 +31,7 @@ export class FakeSwaps implements Pick<
   | 'isHeld'
   | 'oldestActiveCreatedAt'
   | 'findActiveByProviderIds'
-  | 'markSeen'
   | 'claimUnseen'
-  | 'extendLeases'
-  | 'applyPolledUpdate'
   | 'reschedule'
 > {
   readonly rows: SwapRow[] = [];
@@ -111,13 +102,6 @@ export class FakeSwaps implements Pick<
     );
   }
 
-  markSeen(ids: string[]): Promise<number[]> {
-    for (const id of ids) {
-      this.row(id).seen = true;
-    }
-    return Promise.resolve(ids.map(() => 0));
-  }
-
   claimUnseen(owner: string, scope: PollScope, limit: number): Promise<RefreshedSwap[]> {
     const due = this.active(scope)
       .filter((r) => !r.seen && r.swap.leaseOwner === null && r.dueInMs === null)
@@ -126,29 +110,6 @@ export class FakeSwaps implements Pick<
       row.swap.leaseOwner = owner;
     }
     return Promise.resolve(due.map(refreshed));
-  }
-
-  /** Leases here never run out by themselves: a test takes one away by setting `leaseOwner`. */
-  extendLeases(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  applyPolledUpdate(
-    _manager: unknown,
-    owner: string | null,
-    swap: RefreshedSwap,
-    update: PolledUpdate,
-  ): Promise<SwapEntity | null> {
-    const row = this.row(swap.id);
-    if (row.swap.status !== swap.status || (owner !== null && row.swap.leaseOwner !== owner)) {
-      return Promise.resolve(null);
-    }
-    Object.assign(row.swap, { status: update.status, ...update.fields, leaseOwner: null });
-    if (update.transition) {
-      row.events.push({ from: update.transition.from, to: update.transition.to });
-    }
-    row.seen = true;
-    return Promise.resolve(buildSwap(row.swap));
   }
 
   reschedule(owner: string, ids: string[], delayMs: number): Promise<void> {

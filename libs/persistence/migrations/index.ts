@@ -12,7 +12,8 @@ import { DashboardFactorsUsers1764700000002 } from './1764700000002-dashboard-fa
 import { WidgetKeys1765000000000 } from './1765000000000-widget-keys.js';
 import { IdempotencyResponses1765100000000 } from './1765100000000-idempotency-responses.js';
 import { WebhookFairness1764800000000 } from './1764800000000-webhook-fairness.js';
-import { LiquidityRouting1765300000000 } from './1765300000000-liquidity-routing.js';
+import { ListAndFeedIndexes1765300000000 } from './1765300000000-list-and-feed-indexes.js';
+import { LiquidityRouting1765400000000 } from './1765400000000-liquidity-routing.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
 export const MIGRATIONS = [
@@ -30,5 +31,6 @@ export const MIGRATIONS = [
   WebhookFairness1764800000000,
   WidgetKeys1765000000000,
   IdempotencyResponses1765100000000,
-  LiquidityRouting1765300000000,
+  ListAndFeedIndexes1765300000000,
+  LiquidityRouting1765400000000,
 ];

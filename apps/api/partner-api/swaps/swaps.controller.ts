@@ -88,7 +88,8 @@ export class SwapsController {
     summary: 'List swaps',
     description:
       "Your organization's swaps of the credential's mode (live or test), newest first, " +
-      'optionally only those of one `partnerReferenceId`.',
+      'optionally only those of one `partnerReferenceId`. Page with `startingAfter` (the last ' +
+      'id of the page before) to walk every swap once, or with `offset`.',
   })
   @ApiErrors(ErrorCode.InvalidRequest)
   @ApiOkResponse({ type: SwapListResponse, description: 'The swaps.' })
@@ -96,11 +97,7 @@ export class SwapsController {
     @CurrentPartner() partner: AuthenticatedPartner,
     @Query() query: ListSwapsDto,
   ): Promise<SwapListResponse> {
-    const swaps = await this.queries.list(partner, {
-      limit: query.limit ?? 50,
-      offset: query.offset ?? 0,
-      partnerReferenceId: query.partnerReferenceId,
-    });
+    const swaps = await this.queries.list(partner, { ...query, limit: query.limit ?? 50 });
     return { swaps };
   }
 

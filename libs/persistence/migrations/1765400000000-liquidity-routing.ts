@@ -12,8 +12,8 @@ const ACTIVE = `status NOT IN ${TERMINAL} AND provider_transaction_id IS NOT NUL
  * (`provider_settings`), and each replica adds up what it saw of each provider per minute
  * (`provider_stats`).
  */
-export class LiquidityRouting1765300000000 implements MigrationInterface {
-  name = 'LiquidityRouting1765300000000';
+export class LiquidityRouting1765400000000 implements MigrationInterface {
+  name = 'LiquidityRouting1765400000000';
 
   async up(q: QueryRunner): Promise<void> {
     for (const table of ['swaps', 'fixed_rates']) {

@@ -1,0 +1,784 @@
+import { randomBytes } from 'node:crypto';
+import { loadavg } from 'node:os';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { pino } from 'pino';
+import { loadPollerConfig, requireSetting } from '#app/config';
+import { runMigrations } from '#app/persistence';
+import { ChangellyAdapter } from '#app/provider';
+import { startPoller } from '../apps/poller/poller.bootstrap.js';
+import type { SandboxStats } from '../apps/sandbox/call.stats.js';
+import type { SandboxServer } from '../apps/sandbox/sandbox.bootstrap.js';
+import {
+  API_MAIN,
+  newProviderKeys,
+  sleep,
+  startApp,
+  startBenchSandbox,
+  type AppProcess,
+} from './apps.js';
+import { adminQuery, deleteKeys } from './bench.environment.js';
+import { Browser } from './dashboard.bench.js';
+import { median } from './load.js';
+import { createTransactions, seedSwaps as seedActiveSwaps } from './poller.bench.js';
+
+const REDIS_URL = 'redis://127.0.0.1:6379';
+
+export const GROWTH_DEFAULTS = {
+  /** Swaps stored when the routes are first measured, then when they are measured again. */
+  sizes: [10_000, 1_000_000] as const,
+  /** Active swaps the poller refreshes, one after the other, beside the stored ones. */
+  active: [1_000, 15_000] as const,
+  /** Production's interval: each cycle must finish well inside it. */
+  pollIntervalMs: 30_000,
+};
+/** One organization holds a tenth of the swaps, the other 99 share the rest. */
+const OTHER_ORGANIZATIONS = 99;
+const EVENTS_PER_SWAP = 4;
+/** Rows written per statement while seeding: each chunk is one transaction of its own. */
+const SEED_CHUNK = 100_000;
+const CREDENTIALS = 300;
+/** Each route is read one request at a time: its latency is then the server's time. */
+const ROUNDS = 3;
+const WARMUP_MS = 500;
+const MEASURE_MS = 2_000;
+const CYCLES_PER_SIZE = 2;
+const TIMEOUT_MS = 180_000;
+
+/** Latencies of one route over the rounds of one size. */
+export interface RouteFigures {
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+  non2xx: number;
+}
+
+export interface GrowthRoute {
+  name: string;
+  small: RouteFigures;
+  large: RouteFigures;
+}
+
+export interface PollerCycleFigures {
+  active: number;
+  cycle: number;
+  seconds: number;
+  statements: number;
+  /** Statements by what they touch: the cycle's row, swaps, and the rest. */
+  bookkeeping: number;
+  providerCalls: number;
+}
+
+export interface GrowthMeasurement {
+  sizes: readonly [number, number];
+  largeOrganization: readonly [number, number];
+  seedSeconds: readonly [number, number];
+  routes: GrowthRoute[];
+  /** The large organization's last page against its first, at the large size. */
+  lastPage: { offset: number; first: RouteFigures; last: RouteFigures };
+  exportSeconds: readonly [number, number];
+  pollIntervalMs: number;
+  cycles: PollerCycleFigures[];
+  burst: { changes: number; seconds: number; statements: number; cycles: number };
+  load: { before: number; after: number };
+}
+
+/** What each generated swap `n` is (1 the newest, a swap every 30 s back in time). */
+const SOURCE = `
+  SELECT n,
+         substr(md5('growth-' || n), 1, 16) AS id,
+         CASE WHEN n % 10 = 0 THEN $1::uuid
+              ELSE ($2::uuid[])[1 + (n / 10) % ${OTHER_ORGANIZATIONS}] END AS organization_id,
+         (ARRAY['finished','finished','finished','finished','failed','refunded','expired',
+                'overdue'])[1 + n % 8] AS status,
+         now() - n * interval '30 seconds' AS created_at
+    FROM generate_series($3::int, $4::int) AS n`;
+
+/** The chunk's swaps, as the service stores them (every column the migrations define). */
+const INSERT_SWAPS = `
+  INSERT INTO swaps (id, organization_id, livemode, provider_transaction_id, status, mode,
+    from_ticker, to_ticker, amount_from, amount_expected_to, amount_actual_from,
+    amount_actual_to, network_fee, actual_network_fee, rate, amount_anomaly_pct, payin_address,
+    payout_address, payin_hash, payout_hash, money_received_at, money_sent_at,
+    partner_reference_id, created_at, updated_at, last_seen_at)
+  SELECT g.id, g.organization_id, true, 'growth-tx-' || g.n, g.status,
+         CASE WHEN g.n % 7 = 0 THEN 'fixed' ELSE 'float' END,
+         (ARRAY['btc','eth','ltc','trx','sol'])[1 + g.n % 5],
+         (ARRAY['eth','btc','usdtrx','btc','eth'])[1 + g.n % 5],
+         0.1, 1.5,
+         CASE WHEN g.status IN ('finished','refunded') THEN 0.1 END,
+         CASE WHEN g.status = 'finished' THEN 1.49 END,
+         0.001, CASE WHEN g.status = 'finished' THEN 0.001 END, 15,
+         CASE WHEN g.status IN ('finished','refunded') THEN 0 END,
+         'bc1q' || md5('in' || g.n), '0x' || substr(md5('out' || g.n), 1, 40),
+         CASE WHEN g.status IN ('finished','refunded') THEN md5('payin-hash' || g.n) END,
+         CASE WHEN g.status = 'finished' THEN md5('payout-hash' || g.n) END,
+         CASE WHEN g.status IN ('finished','refunded') THEN g.created_at + interval '5 minutes' END,
+         CASE WHEN g.status = 'finished' THEN g.created_at + interval '15 minutes' END,
+         CASE WHEN g.n % 3 = 0 THEN 'order-' || g.n END,
+         g.created_at, g.created_at + interval '15 minutes', g.created_at + interval '15 minutes'
+    FROM (${SOURCE}) g`;
+
+/**
+ * The chunk's events (`swap.created`, then three status changes, each with the swap as the
+ * feed shows it) and one delivered webhook per event to each endpoint of its organization.
+ */
+const INSERT_EVENTS = `
+  WITH stored AS (
+    INSERT INTO events (id, organization_id, livemode, type, swap_id, data, created_at)
+    SELECT 'evt_' || substr(md5('growth-event-' || g.n || '-' || k), 1, 24), g.organization_id,
+           true, CASE WHEN k = 1 THEN 'swap.created' ELSE 'swap.status_changed' END, g.id,
+           json_build_object(
+             'swap', json_build_object(
+               'id', g.id, 'providerSwapId', g.id,
+               'status', (ARRAY['waiting','confirming','exchanging', g.status])[k],
+               'mode', 'float', 'livemode', true, 'from', 'btc', 'to', 'eth',
+               'amountFrom', '0.1', 'amountExpectedFrom', '0.1', 'amountExpectedTo', '1.5',
+               'amountActualFrom', NULL, 'amountActualTo', NULL, 'networkFee', '0.001',
+               'actualNetworkFee', NULL, 'rate', '15',
+               'payinAddress', 'bc1q' || md5('in' || g.n),
+               'payoutAddress', '0x' || substr(md5('out' || g.n), 1, 40),
+               'refundAddress', NULL, 'payinHash', NULL, 'payoutHash', NULL,
+               'moneyReceivedAt', NULL, 'moneySentAt', NULL, 'amountAnomalyPct', NULL,
+               'partnerReferenceId', CASE WHEN g.n % 3 = 0 THEN 'order-' || g.n END,
+               'payTill', NULL,
+               'createdAt', to_char(g.created_at AT TIME ZONE 'UTC',
+                                    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')),
+             'previousStatus', (ARRAY[NULL, 'waiting', 'confirming', 'exchanging'])[k]),
+           g.created_at + (k - 1) * interval '5 minutes'
+      FROM (${SOURCE}) g, generate_series(1, ${EVENTS_PER_SWAP}) AS k
+    RETURNING id, organization_id, created_at
+  )
+  INSERT INTO webhook_deliveries (endpoint_id, event_id, status, attempts, next_attempt_at,
+    created_at, finished_at)
+  SELECT w.id, e.id, 'delivered', 1, e.created_at, e.created_at, e.created_at + interval '1 second'
+    FROM stored e JOIN webhook_endpoints w ON w.organization_id = e.organization_id`;
+
+/** One request of a route: its path and headers, from the rotation the measurement gives. */
+type Probe = (i: number) => { path: string; headers: Record<string, string> };
+
+interface Route {
+  name: string;
+  probe: Probe;
+}
+
+let clientAddress = 0;
+/** A client address of its own for every request, as behind an ingress. */
+function nextAddress(): string {
+  clientAddress += 1;
+  return `10.${(clientAddress >> 16) & 255}.${(clientAddress >> 8) & 255}.${clientAddress & 255}`;
+}
+
+/** The `p`-quantile of sorted `values` (nearest rank). */
+function quantile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
+}
+
+/** One request after another for `ms` (after a warm-up), each timed on the client. */
+async function timeRoute(apiUrl: string, route: Route, ms: number): Promise<RouteFigures> {
+  const run = async (duration: number): Promise<RouteFigures> => {
+    const latencies: number[] = [];
+    let non2xx = 0;
+    const end = performance.now() + duration;
+    for (let i = 0; performance.now() < end; i += 1) {
+      const { path, headers } = route.probe(i);
+      const started = performance.now();
+      const res = await fetch(`${apiUrl}${path}`, {
+        headers: { ...headers, 'x-forwarded-for': nextAddress() },
+      });
+      await res.arrayBuffer();
+      latencies.push(performance.now() - started);
+      if (res.status < 200 || res.status > 299) {
+        non2xx += 1;
+      }
+    }
+    latencies.sort((a, b) => a - b);
+    return {
+      p50Ms: quantile(latencies, 0.5),
+      p99Ms: quantile(latencies, 0.99),
+      requests: latencies.length,
+      non2xx,
+    };
+  };
+  await run(WARMUP_MS);
+  return run(ms);
+}
+
+/** Each route's rounds in turn (load from elsewhere moves between rounds); medians of them. */
+async function measureRoutes(apiUrl: string, routes: Route[]): Promise<RouteFigures[]> {
+  const rounds = routes.map(() => [] as RouteFigures[]);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    for (const [i, route] of routes.entries()) {
+      rounds[i].push(await timeRoute(apiUrl, route, MEASURE_MS));
+    }
+  }
+  return rounds.map((r) => ({
+    p50Ms: median(r.map((f) => f.p50Ms)),
+    p99Ms: median(r.map((f) => f.p99Ms)),
+    requests: r.reduce((n, f) => n + f.requests, 0),
+    non2xx: r.reduce((n, f) => n + f.non2xx, 0),
+  }));
+}
+
+/**
+ * Counts the statements this process sends to Postgres (every `pg` client's `query`), leaving
+ * out the bench's own connections, with the time each was sent.
+ */
+class StatementLog {
+  readonly sent: { at: number; text: string }[] = [];
+  private readonly original = pg.Client.prototype.query;
+
+  constructor(own: WeakSet<pg.Client>) {
+    const log = this.sent;
+    const original = this.original;
+    pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+      if (!own.has(this)) {
+        const [first] = args;
+        const text =
+          typeof first === 'string' ? first : String((first as { text?: string }).text ?? '');
+        log.push({ at: Date.now(), text });
+      }
+      return (original as (...a: unknown[]) => unknown).apply(this, args);
+    } as typeof pg.Client.prototype.query;
+  }
+
+  between(from: number, to: number): { total: number; bookkeeping: number } {
+    const within = this.sent.filter((s) => s.at >= from && s.at <= to);
+    return {
+      total: within.length,
+      // A page's write-back also counts its page done: bookkeeping is what does nothing else.
+      bookkeeping: within.filter((s) => /poll_cycles/.test(s.text) && !/swaps/.test(s.text)).length,
+    };
+  }
+
+  stop(): void {
+    pg.Client.prototype.query = this.original;
+  }
+}
+
+/** Seeds swaps `from`…`to` (and their events and deliveries), a chunk per transaction. */
+async function seed(
+  pool: pg.Pool,
+  large: string,
+  others: string[],
+  from: number,
+  to: number,
+): Promise<void> {
+  for (let start = from; start <= to; start += SEED_CHUNK) {
+    const values = [large, others, start, Math.min(to, start + SEED_CHUNK - 1)];
+    await pool.query(INSERT_SWAPS, values);
+    await pool.query(INSERT_EVENTS, values);
+  }
+  // As autovacuum leaves tables that stopped growing: statistics and a visibility map.
+  await pool.query('VACUUM ANALYZE swaps, events, webhook_deliveries');
+}
+
+/**
+ * The routes the outside engineer measured, read as the large organization: its swaps by id,
+ * pages (first, at a fixed depth by offset and by cursor, by reference), a swap's events, the
+ * event feed (after a cursor, by type), and the dashboard's Swaps and Events pages.
+ */
+function routesOf(
+  credentials: string[],
+  cookie: string,
+  ids: string[],
+  references: string[],
+  depth: { offset: number; anchor: string },
+  eventCursor: string,
+): Route[] {
+  const partner =
+    (path: (i: number) => string): Probe =>
+    (i) => ({
+      path: path(i),
+      headers: { authorization: credentials[i % credentials.length] },
+    });
+  const page =
+    (path: string): Probe =>
+    () => ({ path, headers: { cookie } });
+  return [
+    { name: 'GET /v1/swaps/{id}', probe: partner((i) => `/v1/swaps/${ids[i % ids.length]}`) },
+    { name: 'GET /v1/swaps (first page)', probe: partner(() => '/v1/swaps?limit=50') },
+    {
+      name: `GET /v1/swaps offset=${depth.offset}`,
+      probe: partner(() => `/v1/swaps?limit=50&offset=${depth.offset}`),
+    },
+    {
+      name: `GET /v1/swaps startingAfter (depth ${depth.offset})`,
+      probe: partner(() => `/v1/swaps?limit=50&startingAfter=${depth.anchor}`),
+    },
+    {
+      name: 'GET /v1/swaps?partnerReferenceId=',
+      probe: partner((i) => `/v1/swaps?partnerReferenceId=${references[i % references.length]}`),
+    },
+    {
+      name: 'GET /v1/swaps/{id}/events',
+      probe: partner((i) => `/v1/swaps/${ids[i % ids.length]}/events`),
+    },
+    {
+      name: 'GET /v1/events after a cursor',
+      probe: partner(() => `/v1/events?limit=50&after=${eventCursor}`),
+    },
+    {
+      name: 'GET /v1/events?type=swap.created',
+      probe: partner(() => `/v1/events?limit=50&type=swap.created&after=${eventCursor}`),
+    },
+    { name: 'Dashboard Swaps page', probe: page('/partner/swaps') },
+    { name: 'Dashboard Swaps, status failed', probe: page('/partner/swaps?status=failed') },
+    {
+      name: 'Dashboard Swaps, search by reference',
+      probe: (i) => ({
+        path: `/partner/swaps?q=${references[i % references.length]}`,
+        headers: { cookie },
+      }),
+    },
+    { name: 'Dashboard Events, swap.created', probe: page('/partner/events?type=swap.created') },
+  ];
+}
+
+/** Seconds to download the large organization's whole CSV export. */
+async function exportSeconds(apiUrl: string, cookie: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`${apiUrl}/partner/swaps/export`, {
+    headers: { cookie, 'x-forwarded-for': nextAddress() },
+  });
+  await res.arrayBuffer();
+  if (res.status !== 200) {
+    throw new Error(`export answered ${res.status}`);
+  }
+  return (performance.now() - started) / 1000;
+}
+
+/** Waits for `probe` to answer something, asking every 100 ms, for at most `TIMEOUT_MS`. */
+async function until<T>(what: string, probe: () => Promise<T | null>): Promise<T> {
+  const deadline = Date.now() + TIMEOUT_MS;
+  for (;;) {
+    const found = await probe();
+    if (found !== null) {
+      return found;
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`growth bench: ${what} did not happen in time`);
+    }
+    await sleep(100);
+  }
+}
+
+/**
+ * The growth bench: one database seeded by SQL to `sizes[0]` swaps (a tenth of them one
+ * organization's, four events each, a delivered webhook per event of the organizations with an
+ * endpoint), every route measured, the same database grown to `sizes[1]` and every route measured
+ * again; then a poller refreshing `active[0]`, then `active[1]` active swaps of a sandbox beside
+ * them, and a burst of status changes of all of those.
+ */
+export async function measureGrowth(
+  sizes: readonly [number, number],
+  active: readonly [number, number],
+  write: (line: string) => void,
+): Promise<GrowthMeasurement> {
+  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const database = `swap_bench_growth_${runId}`;
+  const redisPrefix = `bench:${runId}:`;
+  const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
+  await adminQuery(`CREATE DATABASE ${database}`);
+  const own = new WeakSet<pg.Client>();
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  pool.on('connect', (client) => own.add(client));
+  let api: AppProcess | undefined;
+  let sandbox: SandboxServer | undefined;
+  try {
+    await runMigrations(databaseUrl);
+    const providerKeys = newProviderKeys();
+    sandbox = await startBenchSandbox(providerKeys.publicKeyPem, 3_600_000);
+    const adminToken = randomBytes(24).toString('hex');
+    api = await startApp(API_MAIN, 'PORT', {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: redisPrefix,
+      PROVIDER_URL: sandbox.url,
+      PROVIDER_PRIVATE_KEY: providerKeys.privateKeyPem,
+      ADMIN_TOKEN: adminToken,
+      CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      TRUST_PROXY_HOPS: '1',
+      APP_ENV: 'bench',
+      LOG_LEVEL: 'info',
+    });
+    const apiUrl = api.url;
+    const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+
+    // The large organization signs up as partners do, is approved, and takes its credentials.
+    const owner = {
+      email: `owner-${runId}@bench.example`,
+      password: `Bench-${randomBytes(12).toString('hex')}`,
+    };
+    const signedUp = await new Browser(apiUrl).post('/partner/signup', {
+      organizationName: 'Growth org',
+      email: owner.email,
+      password: owner.password,
+      feePercent: '1',
+    });
+    if (signedUp.status !== 303) {
+      throw new Error(`sign-up answered ${signedUp.status}`);
+    }
+    const {
+      rows: [{ organization_id: large }],
+    } = await pool.query<{ organization_id: string }>(
+      'SELECT organization_id FROM dashboard_users WHERE email = $1',
+      [owner.email],
+    );
+    const approved = await fetch(`${apiUrl}/admin/organizations/${large}`, {
+      method: 'PATCH',
+      headers: admin,
+      body: JSON.stringify({ status: 'active', providerActivated: true }),
+    });
+    if (!approved.ok) {
+      throw new Error(`approval answered ${approved.status}`);
+    }
+    const credentials: string[] = [];
+    for (let i = 0; i < CREDENTIALS; i += 1) {
+      const issued = await fetch(`${apiUrl}/admin/organizations/${large}/credentials`, {
+        method: 'POST',
+        headers: admin,
+        body: '{}',
+      });
+      const { credential } = (await issued.json()) as {
+        credential: { publicKey: string; secret: string };
+      };
+      credentials.push(`Bearer ${credential.publicKey}:${credential.secret}`);
+    }
+    const reader = new Browser(apiUrl);
+    const signedIn = await reader.post('/partner/login', owner);
+    if (signedIn.status !== 303) {
+      throw new Error(`sign-in answered ${signedIn.status}`);
+    }
+    const cookie = reader.cookieHeader();
+    const { rows: otherRows } = await pool.query<{ id: string }>(
+      `INSERT INTO organizations (name, fee_percent, status, provider_activated)
+       SELECT 'Growth org ' || i, 1, 'active', true FROM generate_series(1, $1) AS i
+       RETURNING id`,
+      [OTHER_ORGANIZATIONS],
+    );
+    const others = otherRows.map((row) => row.id);
+    // A webhook endpoint for the large organization and one in eight of the others.
+    await pool.query(
+      `INSERT INTO webhook_endpoints (id, organization_id, livemode, url, events, secret_ciphertext)
+       SELECT 'we_' || substr(md5(o::text), 1, 24), o, true, 'https://hooks.example/swaps',
+              ARRAY['swap.created','swap.status_changed'], 'sealed'
+         FROM unnest($1::uuid[]) WITH ORDINALITY AS t(o, i) WHERE i = 1 OR i % 8 = 0`,
+      [[large, ...others]],
+    );
+
+    const loadBefore = loadavg()[0];
+    const seedSeconds: number[] = [];
+    const largeCount: number[] = [];
+    const measured: RouteFigures[][] = [];
+    const exported: number[] = [];
+    let routes: Route[] = [];
+    let lastPage: GrowthMeasurement['lastPage'] | undefined;
+    for (const [i, size] of sizes.entries()) {
+      write(`growth: seeding to ${size} swaps…`);
+      const started = performance.now();
+      await seed(pool, large, others, i === 0 ? 1 : sizes[0] + 1, size);
+      seedSeconds.push((performance.now() - started) / 1000);
+      const {
+        rows: [{ count }],
+      } = await pool.query<{ count: number }>(
+        'SELECT count(*)::int AS count FROM swaps WHERE organization_id = $1',
+        [large],
+      );
+      largeCount.push(count);
+      if (i === 0) {
+        // Read at both sizes: swaps and events that exist from the first seeding on.
+        const { rows: sample } = await pool.query<{ id: string; ref: string | null }>(
+          `SELECT id, partner_reference_id AS ref FROM swaps WHERE organization_id = $1
+            ORDER BY created_at DESC, id DESC LIMIT 1000`,
+          [large],
+        );
+        const {
+          rows: [cursor],
+        } = await pool.query<{ id: string }>(
+          `SELECT id FROM events WHERE organization_id = $1 ORDER BY xid, seq OFFSET $2 LIMIT 1`,
+          [large, Math.floor((count * EVENTS_PER_SWAP) / 2)],
+        );
+        // The depth both sizes share: the large organization's last page at the small size.
+        const offset = count - 50;
+        routes = routesOf(
+          credentials,
+          cookie,
+          sample.slice(0, 300).map((row) => row.id),
+          sample.flatMap((row) => (row.ref ? [row.ref] : [])).slice(0, 200),
+          { offset, anchor: sample[offset - 1].id },
+          cursor.id,
+        );
+      }
+      write(`growth: measuring ${routes.length} routes at ${size} swaps…`);
+      measured.push(await measureRoutes(apiUrl, routes));
+      exported.push(await exportSeconds(apiUrl, cookie));
+      if (i === 1) {
+        const offset = count - 50;
+        const last: Route = {
+          name: 'last page',
+          probe: (n) => ({
+            path: `/v1/swaps?limit=50&offset=${offset}`,
+            headers: { authorization: credentials[n % credentials.length] },
+          }),
+        };
+        const [first, end] = await measureRoutes(apiUrl, [routes[1], last]);
+        lastPage = { offset, first, last: end };
+      }
+    }
+
+    write('growth: poller…');
+    const poller = await measurePoller(pool, own, sandbox, {
+      active,
+      providerKeys,
+      redisPrefix,
+      databaseUrl,
+    });
+    return {
+      sizes,
+      largeOrganization: [largeCount[0], largeCount[1]],
+      seedSeconds: [seedSeconds[0], seedSeconds[1]],
+      routes: routes.map((route, i) => ({
+        name: route.name,
+        small: measured[0][i],
+        large: measured[1][i],
+      })),
+      lastPage: lastPage as GrowthMeasurement['lastPage'],
+      exportSeconds: [exported[0], exported[1]],
+      pollIntervalMs: GROWTH_DEFAULTS.pollIntervalMs,
+      cycles: poller.cycles,
+      burst: poller.burst,
+      load: { before: loadBefore, after: loadavg()[0] },
+    };
+  } finally {
+    await api?.stop();
+    await sandbox?.close();
+    await pool.end();
+    await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await deleteKeys(redisPrefix);
+  }
+}
+
+/**
+ * One poller (in this process, production's interval) over the stored swaps and `active` swaps
+ * of the sandbox: statements and seconds of each complete cycle, then every active swap moved to
+ * `confirming` at once and the time until all of them read so.
+ */
+async function measurePoller(
+  pool: pg.Pool,
+  own: WeakSet<pg.Client>,
+  sandbox: SandboxServer,
+  {
+    active: sizes,
+    providerKeys,
+    redisPrefix,
+    databaseUrl,
+  }: {
+    active: readonly [number, number];
+    providerKeys: { privateKeyPem: string; publicKeyPem: string };
+    redisPrefix: string;
+    databaseUrl: string;
+  },
+): Promise<{ cycles: PollerCycleFigures[]; burst: GrowthMeasurement['burst'] }> {
+  const config = loadPollerConfig({
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    REDIS_KEY_PREFIX: redisPrefix,
+    PROVIDER_URL: sandbox.url,
+    PROVIDER_PRIVATE_KEY: providerKeys.privateKeyPem,
+    CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    POLL_INTERVAL_MS: String(GROWTH_DEFAULTS.pollIntervalMs),
+    // No endpoint of the poller's organization: the delivery loop only looks, once a minute.
+    WEBHOOK_TICK_MS: '60000',
+    POLLER_HEALTH_PORT: '0',
+    APP_ENV: 'bench',
+    LOG_LEVEL: 'silent',
+  });
+  const adapter = new ChangellyAdapter(requireSetting(config, 'provider'));
+  const {
+    rows: [{ id: organizationId }],
+  } = await pool.query<{ id: string }>(
+    `INSERT INTO organizations (name, fee_percent, status, provider_activated)
+     VALUES ('Growth poller org', 0, 'active', true) RETURNING id`,
+  );
+  /** The sandbox's `getTransactions` calls in the wall-clock seconds from `from` to `to`. */
+  const callsBetween = async (from: number, to: number): Promise<number> => {
+    const response = await fetch(`${sandbox.baseUrl}/sandbox/stats`);
+    const { stats } = (await response.json()) as { stats: SandboxStats };
+    return stats.perSecond
+      .filter((b) => b.second >= Math.floor(from / 1000) && b.second <= Math.floor(to / 1000))
+      .reduce((sum, b) => sum + (b.methods.getTransactions ?? 0), 0);
+  };
+  /** The live lane's cycle once its listing is over and it confirmed `active` swaps. */
+  const completed = async (
+    after: number,
+    active: number,
+  ): Promise<{ number: number; startedAt: number } | null> => {
+    const { rows } = await pool.query<{ number: string; started_at: Date; over: boolean }>(
+      `SELECT number, started_at, end_page IS NOT NULL AND pages_done >= next_page AS over
+         FROM poll_cycles WHERE lane = 'live'`,
+    );
+    const cycle = rows[0];
+    if (!cycle || Number(cycle.number) <= after || !cycle.over) {
+      return null;
+    }
+    const seen = await pool.query<{ count: number }>(
+      `SELECT count(*)::int AS count FROM swaps
+        WHERE organization_id = $1 AND last_seen_at >= $2 AND lease_owner IS NULL`,
+      [organizationId, cycle.started_at],
+    );
+    return seen.rows[0].count === active
+      ? { number: Number(cycle.number), startedAt: cycle.started_at.getTime() }
+      : null;
+  };
+
+  const transactions = await createTransactions(adapter, sizes[0]);
+  await seedActiveSwaps(pool, organizationId, transactions);
+  const log = new StatementLog(own);
+  const poller = await startPoller(config, pino({ level: 'silent' }), { shutdownHooks: false });
+  const cycles: PollerCycleFigures[] = [];
+  try {
+    let last = 0;
+    for (const active of sizes) {
+      const created = await createTransactions(adapter, active - transactions.length);
+      await seedActiveSwaps(pool, organizationId, created);
+      transactions.push(...created);
+      for (let n = 0; n < CYCLES_PER_SIZE; n += 1) {
+        const cycle = await until(`a cycle of ${active} active swaps`, () =>
+          completed(last, active),
+        );
+        const finishedAt = Date.now();
+        const statements = log.between(cycle.startedAt, finishedAt);
+        cycles.push({
+          active,
+          cycle: cycle.number,
+          seconds: (finishedAt - cycle.startedAt) / 1000,
+          statements: statements.total,
+          bookkeeping: statements.bookkeeping,
+          providerCalls: await callsBetween(cycle.startedAt, finishedAt),
+        });
+        last = cycle.number;
+      }
+    }
+
+    // A burst: every active swap changes status at once.
+    const burstStarted = Date.now();
+    for (let i = 0; i < transactions.length; i += 50) {
+      await Promise.all(
+        transactions.slice(i, i + 50).map(async (id) => {
+          const res = await fetch(`${sandbox.baseUrl}/sandbox/transactions/${id}/status`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ status: 'confirming' }),
+          });
+          await res.arrayBuffer();
+        }),
+      );
+    }
+    const cycleAtBurst = last;
+    let drainedCycle = last;
+    await until('the burst to drain', async () => {
+      const { rows } = await pool.query<{ count: number; cycle: string }>(
+        `SELECT (SELECT count(*)::int FROM swaps
+                  WHERE organization_id = $1 AND status = 'confirming') AS count,
+                (SELECT number FROM poll_cycles WHERE lane = 'live') AS cycle`,
+        [organizationId],
+      );
+      drainedCycle = Number(rows[0].cycle);
+      return rows[0].count === transactions.length ? true : null;
+    });
+    const burstEnded = Date.now();
+    return {
+      cycles,
+      burst: {
+        changes: transactions.length,
+        seconds: (burstEnded - burstStarted) / 1000,
+        statements: log.between(burstStarted, burstEnded).total,
+        cycles: drainedCycle - cycleAtBurst,
+      },
+    };
+  } finally {
+    await poller.close();
+    log.stop();
+  }
+}
+
+function ratio(large: number, small: number): number {
+  return large / Math.max(small, 0.001);
+}
+
+/** The results section `bench/results.md` keeps between its markers. */
+export function growthSection(m: GrowthMeasurement): string[] {
+  const [small, large] = m.sizes;
+  const fmt = (n: number): string => n.toLocaleString('en-US');
+  const ms = (n: number): string => n.toFixed(2);
+  const rows = m.routes.map((r) => {
+    const p50 = ratio(r.large.p50Ms, r.small.p50Ms);
+    const p99 = ratio(r.large.p99Ms, r.small.p99Ms);
+    return (
+      `| ${r.name} | ${ms(r.small.p50Ms)} / ${ms(r.small.p99Ms)} | ` +
+      `${ms(r.large.p50Ms)} / ${ms(r.large.p99Ms)} | ${p50.toFixed(2)} | ${p99.toFixed(2)} | ` +
+      `${r.small.non2xx + r.large.non2xx} |`
+    );
+  });
+  const worst = Math.max(
+    ...m.routes.flatMap((r) => [
+      ratio(r.large.p50Ms, r.small.p50Ms),
+      ratio(r.large.p99Ms, r.small.p99Ms),
+    ]),
+  );
+  const lastRatio = ratio(m.lastPage.last.p99Ms, m.lastPage.first.p99Ms);
+  const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
+  const within = m.cycles.every((c) => c.seconds * 1000 < m.pollIntervalMs);
+  return [
+    '## Growth: 10,000 swaps, then 1,000,000',
+    '',
+    '`npm run bench -- growth`: one database of its own, seeded by SQL as the migrations define',
+    `it: ${fmt(small)} swaps, then grown to ${fmt(large)} (a swap every 30 s back in time, 100`,
+    `organizations, one holding a tenth: ${fmt(m.largeOrganization[0])}, then`,
+    `${fmt(m.largeOrganization[1])}), ${EVENTS_PER_SWAP} events per swap with the swap in each,`,
+    'and a delivered webhook per event of the organizations with an endpoint (the large one and one',
+    `in eight of the others); \`VACUUM ANALYZE\` after each seeding. Seeding took`,
+    `${m.seedSeconds[0].toFixed(0)} s, then ${m.seedSeconds[1].toFixed(0)} s. The api runs as its own`,
+    'process (`node dist/apps/api/main.js`, logs at info); each route is read as the large',
+    `organization, one request at a time on loopback (timed by the client, so each figure is the`,
+    `server's time plus a loopback round trip), ${ROUNDS} rounds of every route in turn, each`,
+    `${WARMUP_MS / 1000} s of warm-up then ${MEASURE_MS / 1000} s; figures are the rounds' medians.`,
+    `Load average ${m.load.before.toFixed(1)} when the measurements began, ${m.load.after.toFixed(1)} when they ended.`,
+    '',
+    `| route | ${fmt(small)}: p50 / p99 ms | ${fmt(large)}: p50 / p99 ms | p50 ratio | p99 ratio | non-2xx |`,
+    '|---|---:|---:|---:|---:|---:|',
+    ...rows,
+    '',
+    `The large organization's last page at ${fmt(large)} (\`offset=${fmt(m.lastPage.offset)}\`): p50 ` +
+      `${ms(m.lastPage.last.p50Ms)} ms, p99 ${ms(m.lastPage.last.p99Ms)} ms, against its first ` +
+      `page's ${ms(m.lastPage.first.p50Ms)} / ${ms(m.lastPage.first.p99Ms)} ms in the same run ` +
+      `(p99 ${lastRatio.toFixed(2)} ×). CSV export of the large organization: ` +
+      `${fmt(m.largeOrganization[0])} rows in ${m.exportSeconds[0].toFixed(2)} s, ` +
+      `${fmt(m.largeOrganization[1])} in ${m.exportSeconds[1].toFixed(2)} s.`,
+    '',
+    `One poller (\`POLL_INTERVAL_MS\` ${m.pollIntervalMs}, the upstream cap of 10 calls/s) over the`,
+    `${fmt(large)} stored swaps and active swaps of a sandbox; each complete cycle (listing over,`,
+    'every active swap confirmed), the first after the active swaps were added cold. Statements',
+    'are every statement the poller sent from the start of the cycle to its end; bookkeeping is',
+    'those on `poll_cycles` alone (the write-back of a page also counts the page done):',
+    '',
+    '| active swaps | cycle | seconds | statements | of which bookkeeping | provider calls |',
+    '|---:|---:|---:|---:|---:|---:|',
+    ...m.cycles.map(
+      (c) =>
+        `| ${fmt(c.active)} | ${c.cycle} | ${c.seconds.toFixed(1)} | ${c.statements} | ` +
+        `${c.bookkeeping} | ${c.providerCalls} |`,
+    ),
+    '',
+    `A burst: all ${fmt(m.burst.changes)} active swaps moved to \`confirming\` at once in the`,
+    `sandbox; every one read \`confirming\` ${m.burst.seconds.toFixed(1)} s later, ${m.burst.cycles}`,
+    `cycle(s) on, with ${fmt(m.burst.statements)} statements.`,
+    '',
+    `- Every route's p50 and p99 at ${fmt(large)} ≤ 1.2 × at ${fmt(small)} (worst ${worst.toFixed(2)}) — **${verdict(worst <= 1.2)}**`,
+    `- The last page of ${fmt(m.largeOrganization[1])} swaps: p99 ≤ 3 × the first page's (${lastRatio.toFixed(2)} ×) — **${verdict(lastRatio <= 3)}**`,
+    `- Each cycle within its interval (${(m.pollIntervalMs / 1000).toFixed(0)} s) — **${verdict(within)}**`,
+    `- ${fmt(m.burst.changes)} status changes drained within two intervals ` +
+      `(${m.burst.seconds.toFixed(1)} s) — **${verdict(m.burst.seconds * 1000 <= 2 * m.pollIntervalMs)}**`,
+  ];
+}
