@@ -2,6 +2,7 @@ import { createPrivateKey, KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isProviderName, PROVIDER_NAMES, type ProviderName } from '#app/domain';
 import { ConfigError } from './config.error.js';
 import { EnvReader } from './env-reader.js';
 
@@ -92,6 +93,8 @@ export interface DashboardConfig {
 }
 
 export interface ApiConfig extends CommonConfig {
+  /** `PROVIDERS`, in the order that breaks ties. */
+  providers: readonly ProviderName[];
   port: number;
   mail: MailConfig;
   dashboard: DashboardConfig;
@@ -227,6 +230,18 @@ function testProvider(reader: EnvReader, live: ProviderConfig): ProviderConfig |
   };
 }
 
+/** `PROVIDERS`: names from `PROVIDER_NAMES`, comma-separated, each once, in the given order. */
+function providerNames(reader: EnvReader): ProviderName[] {
+  const names = (reader.optional('PROVIDERS') ?? 'changelly').split(',').map((n) => n.trim());
+  if (names.some((name) => !isProviderName(name)) || new Set(names).size !== names.length) {
+    throw new ConfigError(
+      'PROVIDERS',
+      `must name providers from ${PROVIDER_NAMES.join(', ')}, comma-separated, each once`,
+    );
+  }
+  return names as ProviderName[];
+}
+
 function database(reader: EnvReader, defaultTimeoutMs: number): DatabaseConfig {
   return {
     url: reader.url('DATABASE_URL', POSTGRES),
@@ -279,6 +294,7 @@ export function loadApiConfig(env: Env, options: LoadOptions = {}): ApiConfig {
   const shared = common(reader);
   return {
     ...shared,
+    providers: providerNames(reader),
     mail: mail(reader),
     dashboard: dashboard(reader),
     webhooks: webhooks(reader, shared.appEnv),
@@ -390,8 +406,12 @@ export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
   };
 }
 
-/** Settings of the admin CLI (`npm run admin`): no HTTP server and no provider. */
+/**
+ * Settings of the admin CLI (`npm run admin`): no HTTP server and no provider's endpoint, only
+ * which providers the deployment routes across (`PROVIDERS`, as the api reads it).
+ */
 export interface CliConfig extends CommonConfig {
+  providers: readonly ProviderName[];
   /** Invitation links start here: `PUBLIC_URL`, else `http://localhost:3000`. */
   publicUrl: string;
   mail: MailConfig;
@@ -410,6 +430,7 @@ export function loadCliConfig(env: Env): CliConfig {
   return {
     ...common(reader),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'warn'),
+    providers: providerNames(reader),
     publicUrl: dashboard(reader).publicUrl ?? 'http://localhost:3000',
     mail: mail(reader),
     database: database(reader, DATABASE_TIMEOUT_MS.cli),

@@ -1,4 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
+import type { ProviderName } from '#app/domain';
 import type { DatabaseConfig, ProviderConfig, RedisConfig, WebhookConfig } from './app.config.js';
 
 /**
@@ -10,6 +11,8 @@ export interface AppSettings {
   database: DatabaseConfig;
   redis: RedisConfig;
   credentialEncryptionKey: Buffer;
+  /** The providers routed across, in the order that breaks ties (`PROVIDERS`). */
+  providers?: readonly ProviderName[];
   provider?: ProviderConfig;
   /** The test-mode provider; null where the deployment has none. */
   testProvider?: ProviderConfig | null;

@@ -14,7 +14,7 @@ import {
   type KeysetPageRequest,
 } from '#app/persistence';
 import type { SwapFilters } from './swap-filters.js';
-import { SWAP_VIEW_FIELDS, type SwapViewRow } from './swap.view.js';
+import { SWAP_VIEW_FIELDS, type SwapPlacement, type SwapViewRow } from './swap.view.js';
 
 export interface SwapListQuery {
   limit: number;
@@ -71,7 +71,7 @@ function withoutPosition({ keysetAt: _, ...view }: PositionedViewRow): SwapViewR
 
 /**
  * The partner's reads of swaps: one by id, lists, filtered keyset pages, exports and pairs,
- * always scoped to the owner's organization and mode. Reads only (`SwapsRepository` writes the
+ * always scoped to the owner's organization and mode (and, apart, an operator's read by id). Reads only (`SwapsRepository` writes the
  * table). Each selects `SWAP_VIEW_FIELDS` through the entity's column metadata, timestamps as ISO
  * text, so no row pays for parsing a `Date` only to print it again (docs/decisions.md, "Reads at
  * the I/O floor"); the hottest are named prepared statements.
@@ -83,6 +83,7 @@ export class SwapViewsRepository {
   /** The view's select list of the swaps aliased `s`. */
   private readonly select: string;
   private readonly byIdSql: string;
+  private readonly byIdForOperatorSql: string;
   private readonly listSql: string;
   private readonly listByReferenceSql: string;
 
@@ -95,6 +96,12 @@ export class SwapViewsRepository {
     this.select = view;
     this.byIdSql = `SELECT ${view} FROM swaps s
       WHERE s.id = $1 AND s.organization_id = $2 AND s.livemode = $3`;
+    const placement = new EntityColumns(dataSource, SwapEntity).select('s', [
+      'provider',
+      'providerTransactionId',
+      'organizationId',
+    ]);
+    this.byIdForOperatorSql = `SELECT ${view}, ${placement} FROM swaps s WHERE s.id = $1`;
     const list = (byReference: boolean) => `SELECT ${view} FROM swaps s
       WHERE s.organization_id = $1 AND s.livemode = $4
         ${byReference ? 'AND s.partner_reference_id = $5' : ''}
@@ -110,6 +117,18 @@ export class SwapViewsRepository {
       owner.organizationId,
       owner.livemode,
     ]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Any organization's swap in either mode, with where it lives: for operators only, whose reads
+   * answer to no owner.
+   */
+  async findViewByIdForOperator(id: string): Promise<(SwapViewRow & SwapPlacement) | null> {
+    const rows = await this.dataSource.query<(SwapViewRow & SwapPlacement)[]>(
+      this.byIdForOperatorSql,
+      [id],
+    );
     return rows[0] ?? null;
   }
 
