@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Summary } from 'prom-client';
+import type { ProviderName } from '#app/domain';
 import { createAppRegistry } from '#app/metrics';
 import type { UpstreamCallEvent } from '#app/provider';
 
@@ -42,8 +43,14 @@ export class PollMetrics {
   });
   readonly upstreamCalls = new Counter({
     name: 'poller_upstream_calls_total',
-    help: 'Provider calls made by the poller, by method and outcome.',
-    labelNames: ['method', 'outcome'] as const,
+    help: 'Provider calls made by the poller, by provider, method and outcome.',
+    labelNames: ['provider', 'method', 'outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly budgetExhaustions = new Counter({
+    name: 'upstream_budget_exhausted_total',
+    help: "The poller's live calls that found no slot in the provider's budget, left to partners.",
+    labelNames: ['provider', 'caller'] as const,
     registers: [this.registry],
   });
   readonly upstreamErrors = new Counter({
@@ -79,8 +86,19 @@ export class PollMetrics {
   });
 
   /** Fed by the provider adapter after every call that reached the provider. */
+  /** A live call of the poller that our budget for `provider` refused before it left. */
+  budgetExhausted(provider: ProviderName, livemode: boolean): void {
+    if (livemode) {
+      this.budgetExhaustions.inc({ provider, caller: 'poller' });
+    }
+  }
+
   readonly onUpstreamCall = (event: UpstreamCallEvent): void => {
-    this.upstreamCalls.inc({ method: event.method, outcome: event.outcome });
+    this.upstreamCalls.inc({
+      provider: event.provider,
+      method: event.method,
+      outcome: event.outcome,
+    });
     if (event.outcome !== 'ok') {
       this.upstreamErrors.inc({ method: event.method, code: event.outcome });
     }

@@ -8,6 +8,7 @@ import {
   type ProviderFleet,
   type ProviderTransaction,
 } from '#app/provider';
+import { isBudgetRefusal } from '#app/routing';
 import { SwapsRepository, type PollScope, type RefreshedSwap } from '#app/swaps';
 import { EarningsRepository, type PendingEarnings } from '#app/earnings';
 import { PollCyclesRepository, type PollCycle } from './poll-cycles.repository.js';
@@ -167,7 +168,7 @@ export class SwapPollingService {
       if (page === null || cycle.since === null) {
         return;
       }
-      const listed = await this.fetch(() =>
+      const listed = await this.fetch(lane, () =>
         lane.adapter.getTransactions({
           ...(lane.adapter.listsByStatus ? { statuses: ACTIVE_STATUSES } : {}),
           since: cycle.since?.toISOString(),
@@ -231,7 +232,7 @@ export class SwapPollingService {
       const pending = new Set(claimed.map((s) => s.id));
       try {
         for (const group of chunk(claimed, MAX_IDS_PER_TRANSACTIONS_CALL)) {
-          const reports = await this.fetch(() =>
+          const reports = await this.fetch(lane, () =>
             lane.adapter.getTransactions({ ids: group.map((s) => s.providerTransactionId) }),
           );
           report.calls += 1;
@@ -280,8 +281,12 @@ export class SwapPollingService {
     }
   }
 
-  /** One provider call; null when the provider failed (counted by the adapter and logged). */
+  /**
+   * One provider call; null when the provider failed (counted by the adapter and logged) or our
+   * budget for it had no slot (counted here: such a call never reaches the adapter's count).
+   */
   private async fetch(
+    lane: PollLane,
     call: () => Promise<ProviderTransaction[]>,
   ): Promise<ProviderTransaction[] | null> {
     try {
@@ -290,7 +295,13 @@ export class SwapPollingService {
       if (!isUpstreamFailure(error)) {
         throw error;
       }
-      this.logger.warn({ code: error.code }, 'provider failed; retried later');
+      if (isBudgetRefusal(error)) {
+        this.metrics.budgetExhausted(lane.provider, lane.livemode);
+      }
+      this.logger.warn(
+        { lane: lane.name, provider: lane.provider, code: error.code },
+        'provider failed; retried later',
+      );
       return null;
     }
   }
