@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import request from 'supertest';
 import { generateAddress } from '#app/chains';
 import { loadPollerConfig } from '#app/config';
+import type { ProviderView } from '#app/provider-control';
 import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
 import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
 import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
@@ -18,18 +19,6 @@ import { waitUntil } from './support/wait.js';
 const ADMIN = `Bearer ${TEST_ADMIN_TOKEN}`;
 const random = (n: number): Uint8Array => randomBytes(n);
 const DECIMAL = /^\d+\.\d{8}$/;
-
-interface ProviderEntry {
-  id: string;
-  enabled: boolean;
-  circuit: string;
-  quotes24h: number;
-  wins24h: number;
-  errors24h: number;
-  p50LatencyMs: number | null;
-  swaps24h: number;
-  fidelity24h: string | null;
-}
 
 /**
  * The operators' side of routing (docs/decisions.md, "Operators' view of routing") with
@@ -65,10 +54,10 @@ describe("Operators' view of routing", () => {
     };
   }
 
-  async function providers(): Promise<ProviderEntry[]> {
+  async function providers(): Promise<ProviderView[]> {
     const res = await operator().get('/admin/providers').expect(200);
     adminDocument.check('GET', '/admin/providers', 200, res.body);
-    return (res.body as { providers: ProviderEntry[] }).providers;
+    return (res.body as { providers: ProviderView[] }).providers;
   }
 
   async function quote(who: TestPartner = harness.partner, amountFrom = '0.1') {

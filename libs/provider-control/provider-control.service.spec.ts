@@ -1,4 +1,4 @@
-import { AppError, ErrorCode } from '#app/errors';
+import { ErrorCode } from '#app/errors';
 import type { AuditRecord } from '#app/partners';
 import { CIRCUIT_FAILURE_THRESHOLD } from '#app/routing';
 import { FakeLiquidityProvider, routerOver, type TestRouter } from '#test/fakes';
@@ -33,17 +33,6 @@ describe(ProviderControlService.name, () => {
   afterEach(async () => {
     await routing.store.close();
   });
-
-  async function rejection(promise: Promise<unknown>): Promise<AppError> {
-    const error: unknown = await promise.then(
-      () => new Error('expected a refusal'),
-      (e: unknown) => e,
-    );
-    if (error instanceof AppError) {
-      return error;
-    }
-    throw error;
-  }
 
   it("lists the providers in PROVIDERS order with their live circuit and counts, this replica's unsaved ones included", async () => {
     routing.recorder.quoted('changelly', true, 30, false);
@@ -110,9 +99,10 @@ describe(ProviderControlService.name, () => {
   it('refuses to take the last provider in routing out (409 conflict), recording nothing', async () => {
     await sut.setEnabled('changelly', false, 'admin');
 
-    const error = await rejection(sut.setEnabled('changenow', false, 'admin'));
+    await expect(sut.setEnabled('changenow', false, 'admin')).rejects.toEqual(
+      expect.objectContaining({ code: ErrorCode.Conflict }),
+    );
 
-    expect(error.code).toBe(ErrorCode.Conflict);
     expect(await routing.switches.enabled(['changelly', 'changenow'])).toEqual(['changenow']);
     expect(audit.map((entry) => entry.targetId)).toEqual(['changelly']);
   });
@@ -120,9 +110,10 @@ describe(ProviderControlService.name, () => {
   it.each(['nope', 'Changelly', ''])(
     'answers 404 for %p, which PROVIDERS does not name',
     async (id) => {
-      const error = await rejection(sut.setEnabled(id, false, 'admin'));
+      await expect(sut.setEnabled(id, false, 'admin')).rejects.toEqual(
+        expect.objectContaining({ code: ErrorCode.NotFound }),
+      );
 
-      expect(error.code).toBe(ErrorCode.NotFound);
       expect(audit).toEqual([]);
     },
   );
@@ -137,8 +128,8 @@ describe(ProviderControlService.name, () => {
       { record: () => Promise.resolve() },
     );
 
-    expect((await rejection(alone.setEnabled('changenow', true, 'admin'))).code).toBe(
-      ErrorCode.NotFound,
+    await expect(alone.setEnabled('changenow', true, 'admin')).rejects.toEqual(
+      expect.objectContaining({ code: ErrorCode.NotFound }),
     );
     expect((await alone.list()).map((p) => p.id)).toEqual(['changelly']);
   });
