@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Summary } from 'prom-client';
 import type { ProviderName } from '#app/domain';
-import { createAppRegistry } from '#app/metrics';
+import { budgetExhaustionCounter, createAppRegistry } from '#app/metrics';
 import type { UpstreamCallEvent } from '#app/provider';
 
 /** What the poller exposes on `/metrics` (docs/decisions.md, "Operating the service"). */
@@ -47,12 +47,7 @@ export class PollMetrics {
     labelNames: ['provider', 'method', 'outcome'] as const,
     registers: [this.registry],
   });
-  readonly budgetExhaustions = new Counter({
-    name: 'upstream_budget_exhausted_total',
-    help: "The poller's live calls that found no slot in the provider's budget, left to partners.",
-    labelNames: ['provider', 'caller'] as const,
-    registers: [this.registry],
-  });
+  readonly budgetExhaustions = budgetExhaustionCounter(this.registry);
   readonly upstreamErrors = new Counter({
     name: 'poller_upstream_errors_total',
     help: 'Failed provider calls, by method and code.',

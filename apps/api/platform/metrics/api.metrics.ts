@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
 import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
 import type { ProviderName } from '#app/domain';
-import { createAppRegistry } from '#app/metrics';
+import { budgetExhaustionCounter, createAppRegistry } from '#app/metrics';
 import type { UpstreamCallEvent } from '#app/provider';
 import { ProviderStatsRepository, type CircuitState, type RoutingObserver } from '#app/routing';
 
@@ -50,12 +50,7 @@ export class ApiMetrics implements RoutingObserver {
     buckets: LATENCY_BUCKETS,
     registers: [this.registry],
   });
-  readonly budgetExhaustions = new Counter({
-    name: 'upstream_budget_exhausted_total',
-    help: 'Live quote and create calls that our budget for the provider refused before they left.',
-    labelNames: ['provider', 'caller'] as const,
-    registers: [this.registry],
-  });
+  readonly budgetExhaustions = budgetExhaustionCounter(this.registry);
   readonly circuits = new Gauge({
     name: 'provider_circuit_state',
     help: "Each provider's live circuit as this replica last read it: 1 for its state, else 0.",
