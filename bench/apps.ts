@@ -146,6 +146,7 @@ export function startBenchSandbox(publicKeyPem: string, stepMs: number): Promise
       logLevel: 'silent',
       port: 0,
       publicKeyPem,
+      changenowApiKey: null,
       stepMs,
       seed: 42,
     },

@@ -21,9 +21,9 @@ export interface PollerTickOptions {
 export const POLLER_TICK_OPTIONS = Symbol('POLLER_TICK_OPTIONS');
 
 /**
- * The poller's clocks, one per lane (live, test): a tick every `tickMs` that never overlaps
- * itself (the next one is armed when the previous one ends), so a slow live cycle never delays
- * test swaps nor the reverse. It only delegates; on shutdown the batches in flight are finished
+ * The poller's clocks, one per lane (a provider in a mode): a tick every `tickMs` that never
+ * overlaps itself (the next one is armed when the previous one ends), so a slow or hung provider
+ * never delays another provider's swaps, nor a slow live cycle test swaps. It only delegates; on shutdown the batches in flight are finished
  * and whatever this poller still leases is released for the others.
  */
 @Injectable()

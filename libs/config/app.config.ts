@@ -39,10 +39,36 @@ export interface RedisConfig {
   keyPrefix: string;
 }
 
+/** The Changelly-v2 JSON-RPC provider (`PROVIDER_*`). */
 export interface ProviderConfig {
   url: string;
   privateKey: KeyObject;
   timeoutMs: number;
+}
+
+/** The ChangeNOW-v2-style REST provider (`CHANGENOW_*`). */
+export interface ChangeNowConfig {
+  /** Base URL; the API is under `<url>/v2/…`. */
+  url: string;
+  /** Sent as `x-changenow-api-key`; never logged. */
+  apiKey: string;
+  timeoutMs: number;
+}
+
+/**
+ * The liquidity providers of a process (docs/decisions.md, "Configuring the providers"): each
+ * one `PROVIDERS` names has its settings, the others are null.
+ */
+export interface ProvidersConfig {
+  /** `PROVIDERS`, in the order that breaks ties. */
+  providers: readonly ProviderName[];
+  /** Changelly's live endpoint. */
+  provider: ProviderConfig | null;
+  /** Where Changelly's test-mode calls go (`TEST_PROVIDER_URL`); null: none. */
+  testProvider: ProviderConfig | null;
+  changenow: ChangeNowConfig | null;
+  /** Where ChangeNOW's test-mode calls go (`TEST_CHANGENOW_URL`); null: none. */
+  testChangenow: ChangeNowConfig | null;
 }
 
 /**
@@ -92,9 +118,7 @@ export interface DashboardConfig {
   publicUrl: string | null;
 }
 
-export interface ApiConfig extends CommonConfig {
-  /** `PROVIDERS`, in the order that breaks ties. */
-  providers: readonly ProviderName[];
+export interface ApiConfig extends CommonConfig, ProvidersConfig {
   port: number;
   mail: MailConfig;
   dashboard: DashboardConfig;
@@ -106,12 +130,9 @@ export interface ApiConfig extends CommonConfig {
   webhooks: WebhookConfig;
   database: DatabaseConfig;
   redis: RedisConfig;
-  provider: ProviderConfig;
-  /** Where test-mode calls go (`TEST_PROVIDER_URL`); null: test-mode quotes and swaps answer 503. */
-  testProvider: ProviderConfig | null;
 }
 
-export interface PollerConfig extends CommonConfig {
+export interface PollerConfig extends CommonConfig, ProvidersConfig {
   pollIntervalMs: number;
   /** `TEST_POLL_INTERVAL_MS`: test swaps move fast, so partners see their lifecycle in seconds. */
   testPollIntervalMs: number;
@@ -136,13 +157,13 @@ export interface PollerConfig extends CommonConfig {
   webhookLeaseMs: number;
   database: DatabaseConfig;
   redis: RedisConfig;
-  provider: ProviderConfig;
-  testProvider: ProviderConfig | null;
 }
 
 export interface SandboxConfig extends CommonConfig {
   port: number;
   publicKeyPem: string;
+  /** The only key its ChangeNOW-style API accepts (`CHANGENOW_API_KEY`); null: it accepts none. */
+  changenowApiKey: string | null;
   stepMs: number;
   seed: number;
 }
@@ -205,11 +226,84 @@ export function parsePrivateKey(raw: string, name = 'PROVIDER_PRIVATE_KEY'): Key
   return key;
 }
 
+const PROVIDER_TIMEOUT_MS = { fallback: 10000, min: 100, max: 120000 };
+
 function provider(reader: EnvReader): ProviderConfig {
   return {
     url: reader.url('PROVIDER_URL', HTTP),
     privateKey: parsePrivateKey(reader.required('PROVIDER_PRIVATE_KEY')),
-    timeoutMs: reader.integer('PROVIDER_TIMEOUT_MS', 10000, 100, 120000),
+    timeoutMs: providerTimeoutMs(reader),
+  };
+}
+
+function providerTimeoutMs(reader: EnvReader): number {
+  const { fallback, min, max } = PROVIDER_TIMEOUT_MS;
+  return reader.integer('PROVIDER_TIMEOUT_MS', fallback, min, max);
+}
+
+/** `PROVIDERS`: names from `PROVIDER_NAMES`, comma-separated, each once, in the given order. */
+function providerNames(reader: EnvReader): ProviderName[] {
+  const names = (reader.optional('PROVIDERS') ?? 'changelly').split(',').map((n) => n.trim());
+  if (names.some((name) => !isProviderName(name)) || new Set(names).size !== names.length) {
+    throw new ConfigError(
+      'PROVIDERS',
+      `must name providers from ${PROVIDER_NAMES.join(', ')}, comma-separated, each once`,
+    );
+  }
+  return names as ProviderName[];
+}
+
+/** A key that can travel in a header as it is: visible ASCII, long enough to be a real one. */
+const API_KEY = /^[\x21-\x7e]{16,256}$/;
+
+function apiKey(reader: EnvReader, name: string, value = reader.required(name)): string {
+  if (!API_KEY.test(value)) {
+    throw new ConfigError(name, 'must be an API key: 16 to 256 visible ASCII characters');
+  }
+  return value;
+}
+
+/**
+ * ChangeNOW's settings. Its timeout is its own (`CHANGENOW_TIMEOUT_MS`), by default the one every
+ * provider call has (`PROVIDER_TIMEOUT_MS`).
+ */
+function changenow(reader: EnvReader): ChangeNowConfig {
+  const { min, max } = PROVIDER_TIMEOUT_MS;
+  return {
+    url: reader.url('CHANGENOW_URL', HTTP),
+    apiKey: apiKey(reader, 'CHANGENOW_API_KEY'),
+    timeoutMs: reader.integer('CHANGENOW_TIMEOUT_MS', providerTimeoutMs(reader), min, max),
+  };
+}
+
+/** ChangeNOW's test-mode endpoint, called with the live key unless it has its own. */
+function testChangenow(reader: EnvReader, live: ChangeNowConfig): ChangeNowConfig | null {
+  const url = reader.optionalUrl('TEST_CHANGENOW_URL', HTTP);
+  if (!url) {
+    return null;
+  }
+  const key = reader.optional('TEST_CHANGENOW_API_KEY');
+  return {
+    url,
+    apiKey: key === undefined ? live.apiKey : apiKey(reader, 'TEST_CHANGENOW_API_KEY', key),
+    timeoutMs: live.timeoutMs,
+  };
+}
+
+/**
+ * The settings of each provider `PROVIDERS` names, required for those only; a provider it does
+ * not name is not configured, whatever its variables say.
+ */
+function providers(reader: EnvReader): ProvidersConfig {
+  const names = providerNames(reader);
+  const live = names.includes('changelly') ? provider(reader) : null;
+  const liveChangenow = names.includes('changenow') ? changenow(reader) : null;
+  return {
+    providers: names,
+    provider: live,
+    testProvider: live ? testProvider(reader, live) : null,
+    changenow: liveChangenow,
+    testChangenow: liveChangenow ? testChangenow(reader, liveChangenow) : null,
   };
 }
 
@@ -228,18 +322,6 @@ function testProvider(reader: EnvReader, live: ProviderConfig): ProviderConfig |
     privateKey: key ? parsePrivateKey(key, 'TEST_PROVIDER_PRIVATE_KEY') : live.privateKey,
     timeoutMs: live.timeoutMs,
   };
-}
-
-/** `PROVIDERS`: names from `PROVIDER_NAMES`, comma-separated, each once, in the given order. */
-function providerNames(reader: EnvReader): ProviderName[] {
-  const names = (reader.optional('PROVIDERS') ?? 'changelly').split(',').map((n) => n.trim());
-  if (names.some((name) => !isProviderName(name)) || new Set(names).size !== names.length) {
-    throw new ConfigError(
-      'PROVIDERS',
-      `must name providers from ${PROVIDER_NAMES.join(', ')}, comma-separated, each once`,
-    );
-  }
-  return names as ProviderName[];
 }
 
 function database(reader: EnvReader, defaultTimeoutMs: number): DatabaseConfig {
@@ -290,18 +372,16 @@ function dashboard(reader: EnvReader): DashboardConfig {
 
 export function loadApiConfig(env: Env, options: LoadOptions = {}): ApiConfig {
   const reader = new EnvReader(env);
-  const live = provider(reader);
+  const upstream = providers(reader);
   const shared = common(reader);
   return {
     ...shared,
-    providers: providerNames(reader),
     mail: mail(reader),
     dashboard: dashboard(reader),
     webhooks: webhooks(reader, shared.appEnv),
     database: database(reader, DATABASE_TIMEOUT_MS.api),
     redis: redis(reader, options),
-    provider: live,
-    testProvider: testProvider(reader, live),
+    ...upstream,
     port: reader.integer('PORT', 3000, 0, 65535),
     http: {
       requestTimeoutMs: reader.integer(
@@ -338,7 +418,7 @@ export function loadPollerConfig(env: Env, options: LoadOptions = {}): PollerCon
     10,
     60000,
   );
-  const live = provider(reader);
+  const upstream = providers(reader);
   const shared = common(reader);
   return {
     ...shared,
@@ -348,8 +428,7 @@ export function loadPollerConfig(env: Env, options: LoadOptions = {}): PollerCon
     webhookLeaseMs: reader.integer('WEBHOOK_LEASE_MS', 30000, 1000, 3600000),
     database: database(reader, DATABASE_TIMEOUT_MS.poller),
     redis: redis(reader, options),
-    provider: live,
-    testProvider: testProvider(reader, live),
+    ...upstream,
     pollIntervalMs,
     testPollIntervalMs,
     healthPort: reader.integer('POLLER_HEALTH_PORT', 3001, 0, 65535),
@@ -370,6 +449,10 @@ export function loadSandboxConfig(env: Env): SandboxConfig {
     ...common(reader),
     port: reader.integer('SANDBOX_PORT', 3100, 0, 65535),
     publicKeyPem,
+    changenowApiKey:
+      reader.optional('CHANGENOW_API_KEY') === undefined
+        ? null
+        : apiKey(reader, 'CHANGENOW_API_KEY'),
     stepMs: reader.integer('SANDBOX_STEP_MS', 5000, 10, 3600000),
     seed: reader.integer('SANDBOX_SEED', 42, 0, 2 ** 31),
   };
@@ -390,6 +473,8 @@ export interface EmbeddedConfig {
   databaseUrl: string | undefined;
   providerUrl: string | undefined;
   testProviderUrl: string | undefined;
+  changenowUrl: string | undefined;
+  testChangenowUrl: string | undefined;
 }
 
 export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
@@ -403,6 +488,8 @@ export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
     databaseUrl: reader.optionalUrl('DATABASE_URL', POSTGRES),
     providerUrl: reader.optionalUrl('PROVIDER_URL', HTTP),
     testProviderUrl: reader.optionalUrl('TEST_PROVIDER_URL', HTTP),
+    changenowUrl: reader.optionalUrl('CHANGENOW_URL', HTTP),
+    testChangenowUrl: reader.optionalUrl('TEST_CHANGENOW_URL', HTTP),
   };
 }
 

@@ -1,6 +1,12 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { ProviderName } from '#app/domain';
-import type { DatabaseConfig, ProviderConfig, RedisConfig, WebhookConfig } from './app.config.js';
+import type {
+  ChangeNowConfig,
+  DatabaseConfig,
+  ProviderConfig,
+  RedisConfig,
+  WebhookConfig,
+} from './app.config.js';
 
 /**
  * What the shared lib modules read from their process's configuration. `ApiConfig`,
@@ -13,9 +19,14 @@ export interface AppSettings {
   credentialEncryptionKey: Buffer;
   /** The providers routed across, in the order that breaks ties (`PROVIDERS`). */
   providers?: readonly ProviderName[];
-  provider?: ProviderConfig;
-  /** The test-mode provider; null where the deployment has none. */
+  /** Changelly; null where `PROVIDERS` does not name it. */
+  provider?: ProviderConfig | null;
+  /** Changelly's test mode; null where the deployment has none. */
   testProvider?: ProviderConfig | null;
+  /** ChangeNOW; null where `PROVIDERS` does not name it. */
+  changenow?: ChangeNowConfig | null;
+  /** ChangeNOW's test mode; null where the deployment has none. */
+  testChangenow?: ChangeNowConfig | null;
   /**
    * Whose calls this process makes upstream: `partner` calls wait briefly for the shared budget,
    * `background` ones (the poller) take only slots partners leave free.

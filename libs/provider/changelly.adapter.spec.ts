@@ -604,8 +604,14 @@ describe(ChangellyAdapter.name, () => {
       await providerError(sut.getFloatQuote({ from: 'btc', to: 'eth', amountFrom: '0.1' }));
 
       expect(events).toEqual([
-        { method: 'validateAddress', outcome: 'ok', latencyMs: expect.any(Number) },
         {
+          provider: 'changelly',
+          method: 'validateAddress',
+          outcome: 'ok',
+          latencyMs: expect.any(Number),
+        },
+        {
+          provider: 'changelly',
           method: 'getExchangeAmount',
           outcome: ErrorCode.AmountBelowMin,
           latencyMs: expect.any(Number),

@@ -12,17 +12,19 @@ export interface JsonNumber {
 
 type SourceReviver = (key: string, value: unknown, context: { source?: string }) => unknown;
 
-const parseWithSource = JSON.parse as (text: string, reviver: SourceReviver) => unknown;
-const rawJson = (JSON as unknown as { rawJSON(text: string): JsonNumber }).rawJSON;
+const withSource = JSON as unknown as {
+  parse(text: string, reviver: SourceReviver): unknown;
+  rawJSON(text: string): JsonNumber;
+};
 
 /** `decimal` (plain notation) as a JSON number, for `JSON.stringify`. */
 export function jsonNumber(decimal: string): JsonNumber {
-  return rawJson(decimal);
+  return withSource.rawJSON(decimal);
 }
 
 /** Parses JSON with every number as its exact source text, a decimal string. */
 export function parseExactJson(text: string): unknown {
-  return parseWithSource(text, (_key, value, context) =>
+  return withSource.parse(text, (_key, value, context) =>
     typeof value === 'number' && context.source !== undefined ? context.source : value,
   );
 }

@@ -68,7 +68,7 @@ export const PROVIDER_FLEET = Symbol('PROVIDER_FLEET');
         if (settings.testProvider) {
           test.set('changelly', changelly(settings.testProvider, 'test'));
         }
-        return new ProviderFleet(['changelly'], live, test);
+        return new ProviderFleet(settings.providers ?? ['changelly'], live, test);
       },
       inject: [APP_SETTINGS, KEY_VALUE_STORE, UPSTREAM_GATES, UpstreamCallListeners],
     },

@@ -9,6 +9,12 @@ describe(keyLockMs.name, () => {
     },
   );
 
+  it('outlives a failover: a quote and a create at each further provider', () => {
+    const call = 10_000 + PARTNER_MAX_GATE_WAIT_MS;
+    expect(keyLockMs(10_000, 2)).toBeGreaterThan(5 * call);
+    expect(keyLockMs(10_000, 2)).toBeGreaterThan(keyLockMs(10_000, 1));
+  });
+
   it('grows with the configured timeout, so the largest one allowed is covered', () => {
     expect(keyLockMs(120_000)).toBeGreaterThan(keyLockMs(10_000));
   });

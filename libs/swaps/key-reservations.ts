@@ -8,14 +8,21 @@ import { KeyCache, type KeyLock } from './key-cache.js';
 import type { SwapView } from './swap.view.js';
 
 export interface SwapCreationOptions {
-  /** `PROVIDER_TIMEOUT_MS`: the longest one upstream call may take. */
+  /** The longest one upstream call may take, of any provider. */
   providerTimeoutMs: number;
+  /** How many providers a creation may be routed across (`PROVIDERS`). */
+  providers: number;
 }
 
 export const SWAP_CREATION_OPTIONS = Symbol('SWAP_CREATION_OPTIONS');
 
-/** Upstream calls one creation may make in a row: the lookup of a lost answer, pair limits, create. */
-const MAX_UPSTREAM_CALLS_PER_CREATION = 3;
+/**
+ * Upstream calls one creation may make in a row at one provider: the lookup of a lost answer,
+ * pair limits, create; each further provider adds a quote (in parallel with the others) and a
+ * create (docs/decisions.md, "Liquidity routing across providers").
+ */
+const UPSTREAM_CALLS_AT_ONE_PROVIDER = 3;
+const UPSTREAM_CALLS_PER_FURTHER_PROVIDER = 2;
 /** Database round trips and scheduling around them. */
 const KEY_LOCK_MARGIN_MS = 5_000;
 
@@ -24,11 +31,10 @@ const KEY_LOCK_MARGIN_MS = 5_000;
  * (each may first wait for the shared budget, then take up to the timeout), so a concurrent retry
  * can never start a second creation while the first may still reach the provider.
  */
-export function keyLockMs(providerTimeoutMs: number): number {
-  return (
-    MAX_UPSTREAM_CALLS_PER_CREATION * (providerTimeoutMs + PARTNER_MAX_GATE_WAIT_MS) +
-    KEY_LOCK_MARGIN_MS
-  );
+export function keyLockMs(providerTimeoutMs: number, providers = 1): number {
+  const calls =
+    UPSTREAM_CALLS_AT_ONE_PROVIDER + UPSTREAM_CALLS_PER_FURTHER_PROVIDER * (providers - 1);
+  return calls * (providerTimeoutMs + PARTNER_MAX_GATE_WAIT_MS) + KEY_LOCK_MARGIN_MS;
 }
 
 /**
@@ -63,7 +69,7 @@ export class KeyReservations {
    */
   async claim(credentialId: string, key: string, fingerprint: string): Promise<Claim> {
     const lock: KeyLock = { credentialId, key, fingerprint, token: randomUUID() };
-    const lockMs = keyLockMs(this.options.providerTimeoutMs);
+    const lockMs = keyLockMs(this.options.providerTimeoutMs, this.options.providers);
     const deadline = Date.now() + DUPLICATE_WAIT_MS;
     for (;;) {
       const cached = await this.cache.claim(lock, lockMs);

@@ -86,7 +86,7 @@ describe(SwapCreationService.name, () => {
         { provide: KEY_VALUE_STORE, useValue: redis },
         { provide: LiquidityRouter, useValue: routerOver(providers).router },
         { provide: getDataSourceToken(), useValue: new FakeDataSource() },
-        { provide: SWAP_CREATION_OPTIONS, useValue: { providerTimeoutMs: 1000 } },
+        { provide: SWAP_CREATION_OPTIONS, useValue: { providerTimeoutMs: 1000, providers: 2 } },
       ],
     }).compile();
     return moduleRef.get(SwapCreationService);

@@ -34,7 +34,10 @@ import { UpstreamAttempts } from './upstream-attempts.js';
     {
       provide: SWAP_CREATION_OPTIONS,
       useFactory: (settings: AppSettings): SwapCreationOptions => ({
-        providerTimeoutMs: requireSetting(settings, 'provider').timeoutMs,
+        providerTimeoutMs: Math.max(
+          ...[settings.provider, settings.changenow].map((config) => config?.timeoutMs ?? 0),
+        ),
+        providers: requireSetting(settings, 'providers').length,
       }),
       inject: [APP_SETTINGS],
     },

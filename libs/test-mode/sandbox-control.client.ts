@@ -3,9 +3,8 @@ import type { ProviderStatus } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 
 export interface SandboxControlOptions {
-  /** The test provider's JSON-RPC endpoint (`TEST_PROVIDER_URL`); null when there is none. */
-  testProviderUrl: string | null;
-  timeoutMs: number;
+  /** The test provider (`TEST_PROVIDER_URL`, its timeout); null when there is none. */
+  testProvider: { url: string; timeoutMs: number } | null;
 }
 
 export const SANDBOX_CONTROL_OPTIONS = Symbol('SANDBOX_CONTROL_OPTIONS');
@@ -24,9 +23,11 @@ export interface SandboxDeposit {
 export class SandboxControlClient {
   private readonly logger = new Logger(SandboxControlClient.name);
   private readonly base: URL | null;
+  private readonly timeoutMs: number;
 
-  constructor(@Inject(SANDBOX_CONTROL_OPTIONS) private readonly options: SandboxControlOptions) {
-    this.base = options.testProviderUrl ? new URL('/sandbox/', options.testProviderUrl) : null;
+  constructor(@Inject(SANDBOX_CONTROL_OPTIONS) options: SandboxControlOptions) {
+    this.base = options.testProvider ? new URL('/sandbox/', options.testProvider.url) : null;
+    this.timeoutMs = options.testProvider?.timeoutMs ?? 0;
   }
 
   async deposit(transactionId: string, deposit: SandboxDeposit): Promise<void> {
@@ -50,7 +51,7 @@ export class SandboxControlClient {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify(body),
-        signal: AbortSignal.timeout(this.options.timeoutMs),
+        signal: AbortSignal.timeout(this.timeoutMs),
       });
     } catch (error: unknown) {
       this.logger.warn({ err: (error as Error).message }, 'sandbox control call failed');

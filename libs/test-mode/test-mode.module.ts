@@ -20,9 +20,9 @@ import { TestHelpersService } from './test-helpers.service.js';
   providers: [
     {
       provide: SANDBOX_CONTROL_OPTIONS,
+      // The sandbox serves both providers' test endpoints and one control API beside them.
       useFactory: (settings: AppSettings): SandboxControlOptions => ({
-        testProviderUrl: settings.testProvider?.url ?? null,
-        timeoutMs: settings.testProvider?.timeoutMs ?? 0,
+        testProvider: settings.testProvider ?? settings.testChangenow ?? null,
       }),
       inject: [APP_SETTINGS],
     },

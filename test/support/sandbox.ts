@@ -1,6 +1,6 @@
 import { pino } from 'pino';
 import { type ProviderStatus } from '#app/domain';
-import type { ProviderConfig, SandboxConfig } from '#app/config';
+import type { ChangeNowConfig, ProviderConfig, SandboxConfig } from '#app/config';
 import {
   startSandbox,
   type SandboxServer,
@@ -31,6 +31,7 @@ export async function startTestSandbox(
     logLevel: 'silent',
     port: 0,
     publicKeyPem: providerKeyPair().publicKeyPem,
+    changenowApiKey: TEST_CHANGENOW_API_KEY,
     stepMs: 200,
     seed: 42,
     ...overrides,
@@ -41,6 +42,14 @@ export async function startTestSandbox(
     options,
   );
   return { ...server, control: new SandboxControl(server.baseUrl) };
+}
+
+/** The key a test sandbox's ChangeNOW-style API accepts. */
+export const TEST_CHANGENOW_API_KEY = 'test-changenow-api-key-0123456789abcdef';
+
+/** What the ChangeNOW adapter needs to talk to a test sandbox: its base URL and key. */
+export function testChangeNowConfig(baseUrl: string, timeoutMs = 1500): ChangeNowConfig {
+  return { url: `${baseUrl}/changenow`, apiKey: TEST_CHANGENOW_API_KEY, timeoutMs };
 }
 
 /** What the adapter needs to talk to a test sandbox: the matching key and a short timeout. */
