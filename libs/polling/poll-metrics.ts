@@ -80,7 +80,6 @@ export class PollMetrics {
     registers: [this.registry],
   });
 
-  /** Fed by the provider adapter after every call that reached the provider. */
   /** A live call of the poller that our budget for `provider` refused before it left. */
   budgetExhausted(provider: ProviderName, livemode: boolean): void {
     if (livemode) {
@@ -88,6 +87,7 @@ export class PollMetrics {
     }
   }
 
+  /** Fed by the provider adapter after every call that reached the provider. */
   readonly onUpstreamCall = (event: UpstreamCallEvent): void => {
     this.upstreamCalls.inc({
       provider: event.provider,
