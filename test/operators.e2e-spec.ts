@@ -290,7 +290,7 @@ describe("Operators' view of routing", () => {
       adminDocument.check('GET', '/admin/swaps/{id}', 200, legacy.body);
     });
 
-    it.each(['0123456789abcdef', 'swp_missing', 'not an id', "1' OR '1'='1", 'import'])(
+    it.each(['0123456789abcdef', 'swp_missing', 'not an id', "1' OR '1'='1"])(
       'answers 404 not_found for %p',
       async (id) => {
         const res = await operator()
@@ -299,6 +299,13 @@ describe("Operators' view of routing", () => {
         expect(res.body.error).toMatchObject({ type: 'not_found', code: 'not_found' });
       },
     );
+
+    it('leaves the import route its own: GET /admin/swaps/import is 405, not a swap called import', async () => {
+      const res = await operator().get('/admin/swaps/import').expect(405);
+
+      expect(res.headers.allow).toBe('POST');
+      expect(res.body.error).toMatchObject({ code: 'method_not_allowed' });
+    });
   });
 
   describe('the CLI', () => {
