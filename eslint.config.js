@@ -72,7 +72,7 @@ const LIB_LAYERS = [
   ['provider'],
   ['routing'],
   ['catalogue', 'partners', 'events'],
-  ['quotes', 'accounts', 'widgets', 'dashboard-factors', 'earnings'],
+  ['quotes', 'accounts', 'widgets', 'dashboard-factors', 'earnings', 'provider-control'],
   ['swaps'],
   ['polling'],
   ['webhooks', 'test-mode'],

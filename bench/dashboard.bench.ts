@@ -107,10 +107,10 @@ export class Browser {
 /** 100,000 live swaps of one organization over 90 days: mostly finished, five pairs. */
 async function seedSwaps(pool: pg.Pool, organizationId: string, count: number): Promise<void> {
   await pool.query(
-    `INSERT INTO swaps (id, organization_id, livemode, status, mode, from_ticker, to_ticker,
+    `INSERT INTO swaps (provider, id, organization_id, livemode, status, mode, from_ticker, to_ticker,
        amount_from, amount_expected_to, amount_actual_from, payin_address, payout_address,
        partner_reference_id, created_at, updated_at)
-     SELECT substr(md5($1::text || n), 1, 16), $1::uuid, true,
+     SELECT 'changelly', substr(md5($1::text || n), 1, 16), $1::uuid, true,
             CASE WHEN n % 500 = 0 THEN 'hold'
                  ELSE (ARRAY['finished','finished','finished','waiting','expired','failed'])[1 + n % 6] END,
             'float', (ARRAY['btc','eth','ltc','trx','sol'])[1 + n % 5],

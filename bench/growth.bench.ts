@@ -96,12 +96,12 @@ const SOURCE = `
 
 /** The chunk's swaps, as the service stores them (every column the migrations define). */
 const INSERT_SWAPS = `
-  INSERT INTO swaps (id, organization_id, livemode, provider_transaction_id, status, mode,
+  INSERT INTO swaps (provider, id, organization_id, livemode, provider_transaction_id, status, mode,
     from_ticker, to_ticker, amount_from, amount_expected_to, amount_actual_from,
     amount_actual_to, network_fee, actual_network_fee, rate, amount_anomaly_pct, payin_address,
     payout_address, payin_hash, payout_hash, money_received_at, money_sent_at,
     partner_reference_id, created_at, updated_at, last_seen_at)
-  SELECT g.id, g.organization_id, true, 'growth-tx-' || g.n, g.status,
+  SELECT 'changelly', g.id, g.organization_id, true, 'growth-tx-' || g.n, g.status,
          CASE WHEN g.n % 7 = 0 THEN 'fixed' ELSE 'float' END,
          (ARRAY['btc','eth','ltc','trx','sol'])[1 + g.n % 5],
          (ARRAY['eth','btc','usdtrx','btc','eth'])[1 + g.n % 5],

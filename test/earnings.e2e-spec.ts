@@ -127,9 +127,9 @@ describe('Earnings: ledger, payouts and the admin view', () => {
   it('books a swap once even when two writers race for it', async () => {
     const other = await createPartner(api.app, { feePercent: '2' });
     const [swap] = await db.query<{ id: string }[]>(
-      `INSERT INTO swaps (id, organization_id, status, mode, from_ticker, to_ticker, amount_from,
+      `INSERT INTO swaps (provider, id, organization_id, status, mode, from_ticker, to_ticker, amount_from,
          payin_address, payout_address)
-       VALUES ($1, $2, 'finished', 'float', 'usdtrx', 'btc', 7500, 'in', 'out') RETURNING id`,
+       VALUES ('changelly', $1, $2, 'finished', 'float', 'usdtrx', 'btc', 7500, 'in', 'out') RETURNING id`,
       [randomBytes(8).toString('hex'), other.organizationId],
     );
     const sut = api.app.get(EarningsRepository);

@@ -178,9 +178,9 @@ describe('Events', () => {
     const writer = await createPartner(api.app, { mode: 'test' });
     const swapIds = Array.from({ length: 10 }, () => randomBytes(8).toString('hex'));
     await db.query(
-      `INSERT INTO swaps (id, organization_id, livemode, status, mode, from_ticker, to_ticker,
+      `INSERT INTO swaps (provider, id, organization_id, livemode, status, mode, from_ticker, to_ticker,
          amount_from, amount_expected_to, payin_address, payout_address)
-       SELECT id, $1, false, 'waiting', 'float', 'btc', 'eth', 0.1, 2, 'payin', 'payout'
+       SELECT 'changelly', id, $1, false, 'waiting', 'float', 'btc', 'eth', 0.1, 2, 'payin', 'payout'
          FROM unnest($2::text[]) AS id`,
       [writer.organizationId, swapIds],
     );

@@ -71,9 +71,9 @@ describe(HousekeepingTick.name, () => {
   it('keeps events 30 days, then deletes them after their finished deliveries, never a pending one', async () => {
     const partner = await createPartner(api.app, { mode: 'test' });
     await db.query(
-      `INSERT INTO swaps (id, organization_id, livemode, status, mode, from_ticker, to_ticker,
+      `INSERT INTO swaps (provider, id, organization_id, livemode, status, mode, from_ticker, to_ticker,
          amount_from, amount_expected_to, payin_address, payout_address)
-       VALUES ('00000000000000aa', $1, false, 'finished', 'float', 'btc', 'eth', 1, 1, 'a', 'b')`,
+       VALUES ('changelly', '00000000000000aa', $1, false, 'finished', 'float', 'btc', 'eth', 1, 1, 'a', 'b')`,
       [partner.organizationId],
     );
     await db.query(

@@ -412,7 +412,7 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
       );
       expect(res.text).toMatch(/api_http_requests_total\{[^}]*status="401"\}/);
       expect(res.text).toMatch(
-        /api_upstream_calls_total\{method="getExchangeAmount",outcome="ok"\} \d+/,
+        /api_upstream_calls_total\{provider="changelly",method="getExchangeAmount",outcome="ok"\} \d+/,
       );
       expect(res.text).toContain('api_http_request_duration_seconds_bucket');
     });

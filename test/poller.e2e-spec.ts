@@ -296,11 +296,11 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     expect(text).toMatch(/^poller_batch_size_bucket\{le="10"\} \d+$/m);
     expect(text).toMatch(/^poller_transitions_total\{status="finished"\} [1-9]\d*$/m);
     expect(text).toMatch(
-      /^poller_upstream_calls_total\{method="getTransactions",outcome="ok"\} \d+/m,
+      /^poller_upstream_calls_total\{provider="changelly",method="getTransactions",outcome="ok"\} \d+/m,
     );
     // Pricing the finished swaps above (fee 1 %, from btc) is a provider call of the poller too.
     expect(text).toMatch(
-      /^poller_upstream_calls_total\{method="getExchangeAmount",outcome="ok"\} [1-9]\d*$/m,
+      /^poller_upstream_calls_total\{provider="changelly",method="getExchangeAmount",outcome="ok"\} [1-9]\d*$/m,
     );
     expect(text).toMatch(/^process_cpu_seconds_total [\d.e+-]+$/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds [\d.e+-]+$/m);

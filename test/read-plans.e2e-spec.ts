@@ -136,18 +136,18 @@ describe('Reads on large tables', () => {
     }
     // The owner's test swaps and a run of swaps that share a reference.
     await db.query(
-      `INSERT INTO swaps (id, organization_id, livemode, status, mode, from_ticker, to_ticker,
+      `INSERT INTO swaps (provider, id, organization_id, livemode, status, mode, from_ticker, to_ticker,
          amount_from, payin_address, payout_address, partner_reference_id, created_at)
-       SELECT substr(md5('test' || n), 1, 16), $1, n % 2 = 0, 'waiting', 'float', 'btc', 'eth',
+       SELECT 'changelly', substr(md5('test' || n), 1, 16), $1, n % 2 = 0, 'waiting', 'float', 'btc', 'eth',
               0.1, 'payin-t' || n, 'payout-t' || n, $2, now() - n * interval '1 hour'
          FROM generate_series(1, $3) AS n`,
       [owner.organizationId, SHARED_REFERENCE, REFERENCED * 2],
     );
     // Swaps created in the same microsecond as another: only the id orders them.
     await db.query(
-      `INSERT INTO swaps (id, organization_id, livemode, status, mode, from_ticker, to_ticker,
+      `INSERT INTO swaps (provider, id, organization_id, livemode, status, mode, from_ticker, to_ticker,
          amount_from, payin_address, payout_address, created_at)
-       SELECT substr(md5('tie' || n), 1, 16), $1, true, 'waiting', 'float', 'btc', 'eth', 0.1,
+       SELECT 'changelly', substr(md5('tie' || n), 1, 16), $1, true, 'waiting', 'float', 'btc', 'eth', 0.1,
               'payin-tie' || n, 'payout-tie' || n, (SELECT created_at FROM swaps
                 WHERE organization_id = $1 ORDER BY created_at DESC OFFSET 777 LIMIT 1)
          FROM generate_series(1, $2) AS n`,

@@ -34,7 +34,10 @@ export type CliCommand =
       allowedOrigins: string[];
     }
   | { name: 'widget-key:list'; organizationId: string }
-  | { name: 'widget-key:revoke'; key: string };
+  | { name: 'widget-key:revoke'; key: string }
+  | { name: 'provider:list' }
+  | { name: 'provider:disable' | 'provider:enable'; id: string }
+  | { name: 'swap:show'; id: string };
 
 export const USAGE = `Usage: npm run admin -- <command> [options]
 
@@ -54,11 +57,19 @@ export const USAGE = `Usage: npm run admin -- <command> [options]
   widget-key:create <organizationId> --name <name> --origin <origin> [--origin <origin>…] [--test]
   widget-key:list <organizationId>
   widget-key:revoke <widgetKey>
+  provider:list
+  provider:disable <provider>
+  provider:enable <provider>
+  swap:show <swapId>
 
 Statuses: pending_review, active, suspended, rejected. --test issues a test-mode credential
 (pk_test_…), which works against the sandbox provider while the organization is pending_review.
 Results are JSON on stdout.
-Environment: DATABASE_URL, CREDENTIAL_ENCRYPTION_KEY, REDIS_URL (optional, for immediate revocation).
+provider:* take the providers of PROVIDERS (as the api does); provider:disable takes one out of
+routing on every api replica within 5 s, and refuses to take out the last one. swap:show reads any
+organization's swap, with its provider.
+Environment: DATABASE_URL, CREDENTIAL_ENCRYPTION_KEY, PROVIDERS [changelly], REDIS_URL (optional:
+for immediate revocation, and for the circuits provider:list shows; without it they read closed).
 user:invite mails the link when SMTP_URL is set (sender MAIL_FROM) and prints it either way; the
 link starts with PUBLIC_URL (default http://localhost:3000).
 `;
@@ -213,6 +224,14 @@ export async function parseCommand(argv: string[]): Promise<CliCommand> {
       return { name, organizationId: parse(args, {}, ['organizationId']).positionals[0] };
     case 'widget-key:revoke':
       return { name, key: parse(args, {}, ['widgetKey']).positionals[0] };
+    case 'provider:list':
+      parse(args, {}, []);
+      return { name };
+    case 'provider:disable':
+    case 'provider:enable':
+      return { name, id: parse(args, {}, ['provider']).positionals[0] };
+    case 'swap:show':
+      return { name, id: parse(args, {}, ['swapId']).positionals[0] };
     default:
       throw new CliUsageError(`Unknown command '${name}'. Run 'npm run admin -- help'.`);
   }

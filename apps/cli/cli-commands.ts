@@ -17,6 +17,8 @@ import {
   toOrganizationView,
   toRevealedCredentialView,
 } from '#app/partners';
+import type { ProviderControlService } from '#app/provider-control';
+import type { SwapQueryService } from '#app/swaps';
 import {
   assertWidgetKey,
   toCreatedWidgetKeyView,
@@ -30,12 +32,19 @@ export const CLI_ACTOR = 'cli';
 
 type RunnableCommand = Exclude<CliCommand, { name: 'help' }>;
 
+/** The services the commands run on. */
+export interface CliServices {
+  organizations: OrganizationsService;
+  dashboard: { accounts: DashboardAccountsService; publicUrl: string };
+  widgetKeys: WidgetKeysService;
+  providers: ProviderControlService;
+  swaps: SwapQueryService;
+}
+
 /** Runs one command; the result has the same shape as the admin API's response body. */
 export async function runCommand(
   command: RunnableCommand,
-  organizations: OrganizationsService,
-  dashboard: { accounts: DashboardAccountsService; publicUrl: string },
-  widgetKeys: WidgetKeysService,
+  { organizations, dashboard, widgetKeys, providers, swaps }: CliServices,
 ): Promise<object> {
   switch (command.name) {
     case 'user:invite': {
@@ -123,5 +132,18 @@ export async function runCommand(
       const record = await widgetKeys.revoke(assertWidgetKey(command.key), CLI_ACTOR);
       return { widgetKey: toWidgetKeyView(record) };
     }
+    case 'provider:list':
+      return { providers: await providers.list() };
+    case 'provider:disable':
+    case 'provider:enable':
+      return {
+        provider: await providers.setEnabled(
+          command.id,
+          command.name === 'provider:enable',
+          CLI_ACTOR,
+        ),
+      };
+    case 'swap:show':
+      return { swap: await swaps.getForOperator(command.id) };
   }
 }

@@ -4,9 +4,14 @@ import type { CliConfig } from '#app/config';
 import { CoreModule } from '#app/core';
 import { MailModule } from '#app/mail';
 import { PartnersModule } from '#app/partners';
+import { ProviderControlModule } from '#app/provider-control';
+import { SwapsDataModule } from '#app/swaps';
 import { WidgetsModule } from '#app/widgets';
 
-/** What the admin CLI needs: the database, the revocation fan-out and the partners services. */
+/**
+ * What the admin CLI needs: the database, the revocation fan-out, the partners services, the
+ * providers' switches and health, and swap reads.
+ */
 @Module({})
 export class CliModule {
   static forRoot(config: CliConfig): DynamicModule {
@@ -18,6 +23,8 @@ export class CliModule {
         MailModule.config(config.mail),
         AccountsModule,
         WidgetsModule,
+        ProviderControlModule,
+        SwapsDataModule,
       ],
     };
   }

@@ -6,6 +6,8 @@ import { loadCliConfig } from '#app/config';
 import { createRootLogger, logDestination, PinoNestLogger, resolveLogFormat } from '#app/logging';
 import { OrganizationsService } from '#app/partners';
 import { runMigrations } from '#app/persistence';
+import { ProviderControlService } from '#app/provider-control';
+import { SwapQueryService } from '#app/swaps';
 import { WidgetKeysService } from '#app/widgets';
 import { parseCommand, USAGE } from './cli-args.js';
 import { runCommand } from './cli-commands.js';
@@ -33,15 +35,13 @@ async function main(argv: string[]): Promise<void> {
     abortOnError: false,
   });
   try {
-    const result = await runCommand(
-      command,
-      context.get(OrganizationsService),
-      {
-        accounts: context.get(DashboardAccountsService),
-        publicUrl: config.publicUrl,
-      },
-      context.get(WidgetKeysService),
-    );
+    const result = await runCommand(command, {
+      organizations: context.get(OrganizationsService),
+      dashboard: { accounts: context.get(DashboardAccountsService), publicUrl: config.publicUrl },
+      widgetKeys: context.get(WidgetKeysService),
+      providers: context.get(ProviderControlService),
+      swaps: context.get(SwapQueryService),
+    });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   } finally {
     await context.close();

@@ -493,8 +493,12 @@ export function loadEmbeddedConfig(env: Env): EmbeddedConfig {
   };
 }
 
-/** Settings of the admin CLI (`npm run admin`): no HTTP server and no provider. */
+/**
+ * Settings of the admin CLI (`npm run admin`): no HTTP server and no provider's endpoint, only
+ * which providers the deployment routes across (`PROVIDERS`, as the api reads it).
+ */
 export interface CliConfig extends CommonConfig {
+  providers: readonly ProviderName[];
   /** Invitation links start here: `PUBLIC_URL`, else `http://localhost:3000`. */
   publicUrl: string;
   mail: MailConfig;
@@ -513,6 +517,7 @@ export function loadCliConfig(env: Env): CliConfig {
   return {
     ...common(reader),
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'warn'),
+    providers: providerNames(reader),
     publicUrl: dashboard(reader).publicUrl ?? 'http://localhost:3000',
     mail: mail(reader),
     database: database(reader, DATABASE_TIMEOUT_MS.cli),

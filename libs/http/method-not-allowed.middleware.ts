@@ -14,6 +14,11 @@ interface KnownPath {
 interface KnownRoutes {
   paths: KnownPath[];
   servedBy: Map<string, RegExp>;
+  /**
+   * The methods of each path without parameters. Such a path is served by its own routes only,
+   * never by a pattern that happens to match it too: `/admin/swaps/import` is no swap id.
+   */
+  literal: Map<string, Set<string>>;
 }
 
 /** What Express 5 keeps of a route: its path and `methods` (absent from its published types). */
@@ -72,7 +77,8 @@ function knownRoutes(router: RouterLike): KnownRoutes {
       new RegExp(`^(?:${sources.join('|')})$`),
     ]),
   );
-  return { paths, servedBy };
+  const literal = new Map([...byPath].filter(([path]) => !path.includes('/:')));
+  return { paths, servedBy, literal };
 }
 
 /**
@@ -85,11 +91,14 @@ export function rejectUnsupportedMethods(router: () => RouterLike): RequestHandl
   let routes: KnownRoutes | null = null;
   return (req: Request, res: Response, next: NextFunction): void => {
     routes ??= knownRoutes(router());
-    if (routes.servedBy.get(req.method)?.test(req.path)) {
+    const own = routes.literal.get(req.path);
+    if (own ? own.has(req.method) : routes.servedBy.get(req.method)?.test(req.path)) {
       next();
       return;
     }
-    const matching = routes.paths.filter(({ pattern }) => pattern.test(req.path));
+    const matching = own
+      ? [{ methods: own }]
+      : routes.paths.filter((p) => p.pattern.test(req.path));
     if (matching.length === 0) {
       next();
       return;

@@ -1,1 +1,2 @@
 export * from './metrics.registry.js';
+export * from './budget-exhaustion.counter.js';

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Histogram, Summary } from 'prom-client';
-import { createAppRegistry } from '#app/metrics';
+import type { ProviderName } from '#app/domain';
+import { budgetExhaustionCounter, createAppRegistry } from '#app/metrics';
 import type { UpstreamCallEvent } from '#app/provider';
 
 /** What the poller exposes on `/metrics` (docs/decisions.md, "Operating the service"). */
@@ -42,10 +43,11 @@ export class PollMetrics {
   });
   readonly upstreamCalls = new Counter({
     name: 'poller_upstream_calls_total',
-    help: 'Provider calls made by the poller, by method and outcome.',
-    labelNames: ['method', 'outcome'] as const,
+    help: 'Provider calls made by the poller, by provider, method and outcome.',
+    labelNames: ['provider', 'method', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly budgetExhaustions = budgetExhaustionCounter(this.registry);
   readonly upstreamErrors = new Counter({
     name: 'poller_upstream_errors_total',
     help: 'Failed provider calls, by method and code.',
@@ -78,9 +80,20 @@ export class PollMetrics {
     registers: [this.registry],
   });
 
+  /** A live call of the poller that our budget for `provider` refused before it left. */
+  budgetExhausted(provider: ProviderName, livemode: boolean): void {
+    if (livemode) {
+      this.budgetExhaustions.inc({ provider, caller: 'poller' });
+    }
+  }
+
   /** Fed by the provider adapter after every call that reached the provider. */
   readonly onUpstreamCall = (event: UpstreamCallEvent): void => {
-    this.upstreamCalls.inc({ method: event.method, outcome: event.outcome });
+    this.upstreamCalls.inc({
+      provider: event.provider,
+      method: event.method,
+      outcome: event.outcome,
+    });
     if (event.outcome !== 'ok') {
       this.upstreamErrors.inc({ method: event.method, code: event.outcome });
     }

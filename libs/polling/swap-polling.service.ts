@@ -8,6 +8,7 @@ import {
   type ProviderFleet,
   type ProviderTransaction,
 } from '#app/provider';
+import { isBudgetRefusal } from '#app/routing';
 import { SwapsRepository, type PollScope, type RefreshedSwap } from '#app/swaps';
 import { EarningsRepository, type PendingEarnings } from '#app/earnings';
 import { PollCyclesRepository, type PageDone, type PollCycle } from './poll-cycles.repository.js';
@@ -171,7 +172,7 @@ export class SwapPollingService {
       if (page === null || cycle.since === null) {
         return;
       }
-      const listed = await this.fetch(() =>
+      const listed = await this.fetch(lane, () =>
         lane.adapter.getTransactions({
           ...(lane.adapter.listsByStatus ? { statuses: ACTIVE_STATUSES } : {}),
           since: cycle.since?.toISOString(),
@@ -306,13 +307,17 @@ export class SwapPollingService {
 
   /** The provider's reports of these swaps, one call; null when the provider failed. */
   private reportsOf(lane: PollLane, swaps: RefreshedSwap[]): Promise<ProviderTransaction[] | null> {
-    return this.fetch(() =>
+    return this.fetch(lane, () =>
       lane.adapter.getTransactions({ ids: swaps.map((s) => s.providerTransactionId) }),
     );
   }
 
-  /** One provider call; null when the provider failed (counted by the adapter and logged). */
+  /**
+   * One provider call; null when the provider failed (counted by the adapter and logged) or our
+   * budget for it had no slot (counted here: such a call never reaches the adapter's count).
+   */
   private async fetch(
+    lane: PollLane,
     call: () => Promise<ProviderTransaction[]>,
   ): Promise<ProviderTransaction[] | null> {
     try {
@@ -321,7 +326,13 @@ export class SwapPollingService {
       if (!isUpstreamFailure(error)) {
         throw error;
       }
-      this.logger.warn({ code: error.code }, 'provider failed; retried later');
+      if (isBudgetRefusal(error)) {
+        this.metrics.budgetExhausted(lane.provider, lane.livemode);
+      }
+      this.logger.warn(
+        { lane: lane.name, provider: lane.provider, code: error.code },
+        'provider failed; retried later',
+      );
       return null;
     }
   }

@@ -2,7 +2,8 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ErrorCode } from '#app/errors';
 import { ProviderError } from '#app/provider';
 import { KEY_VALUE_STORE, TieredCache, type KeyValueStore } from '#app/redis';
-import { LiquidityRouter } from '#app/routing';
+import { isBudgetRefusal, LiquidityRouter } from '#app/routing';
+import { PollMetrics } from './poll-metrics.js';
 
 /** The USDT tickers: a dollar each, no upstream call needed. */
 const USDT_TICKERS = new Set(['usdt', 'usdtrx', 'usdt20', 'usdterc20', 'usdttrc20']);
@@ -23,6 +24,7 @@ export class UsdPricer {
 
   constructor(
     private readonly router: LiquidityRouter,
+    private readonly metrics: PollMetrics,
     @Inject(KEY_VALUE_STORE) store: KeyValueStore,
   ) {
     this.prices = new TieredCache(store, { namespace: 'usd-price' });
@@ -53,6 +55,13 @@ export class UsdPricer {
 
   private async quoteRate(ticker: string, amountFrom: string): Promise<{ rate: string }> {
     const provider = await this.router.listing(true, ticker);
-    return provider.getFloatQuote({ from: ticker, to: REFERENCE_TICKER, amountFrom });
+    try {
+      return await provider.getFloatQuote({ from: ticker, to: REFERENCE_TICKER, amountFrom });
+    } catch (error: unknown) {
+      if (isBudgetRefusal(error)) {
+        this.metrics.budgetExhausted(provider.name, true);
+      }
+      throw error;
+    }
   }
 }

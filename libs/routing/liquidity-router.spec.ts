@@ -217,6 +217,23 @@ describe('LiquidityRouter', () => {
       expect(asked).toEqual(['changelly', 'changenow', 'changelly']);
       expect(best[0].provider).toBe('changelly');
     });
+
+    it("tells its watchers of each call a provider's budget refused, as a quote's or a create's", async () => {
+      changelly.quoteOutcome = outOfBudget();
+      changenow.quoteOutcome = { amountTo: '1.4', networkFee: '0.001' };
+
+      await winner();
+      const refusal = outOfBudget();
+      await expect(
+        routing.router.create(changenow, false, () => Promise.reject(refusal)),
+      ).rejects.toBe(refusal);
+
+      expect(routing.observed.budgetRefusals).toEqual([
+        ['changelly', true, 'quote'],
+        ['changenow', false, 'create'],
+      ]);
+      expect(routing.observed.wins).toEqual([['changenow', true]]);
+    });
   });
 
   describe('circuits', () => {

@@ -20,6 +20,7 @@ import {
   boundsRefusal,
   callVerdict,
   flowBounds,
+  isBudgetRefusal,
   isRefusal,
   rank,
   weighByFidelity,
@@ -262,7 +263,7 @@ export class LiquidityRouter {
     );
     let quoted = answers.flatMap((a, i) => (a.ok ? [{ offer: asked[i], quote: a.quote }] : []));
     const failures = answers.flatMap((a) => (a.ok ? [] : [a.error]));
-    if (quoted.length === 0 && parallel && failures.every(isOutOfBudget)) {
+    if (quoted.length === 0 && parallel && failures.every(isBudgetRefusal)) {
       // Every budget was spent this instant: wait for the first provider's, as one provider
       // would, and answer as it does (429 `upstream_rate_limited` when none comes in time).
       const retry = await this.askOne(asked[0], ask, 'patient');
@@ -314,8 +315,7 @@ export class LiquidityRouter {
         ? withoutWaitingForBudget(() => ask.ask(offer.provider))
         : ask.ask(offer.provider);
     try {
-      const quote =
-        patience === 'limited' ? await withinTimeLimit(call, offer.provider.name) : await call;
+      const quote = patience === 'limited' ? await withinTimeLimit(call) : await call;
       await this.observed(offer.provider, ask.livemode, 'quote', started, null);
       return { ok: true, quote };
     } catch (error: unknown) {
@@ -337,6 +337,9 @@ export class LiquidityRouter {
   ): Promise<void> {
     const latencyMs = this.now() - started;
     const failed = error !== null && !isRefusal(error);
+    if (isBudgetRefusal(error)) {
+      this.stats.budgetExhausted(provider.name, livemode, kind);
+    }
     if (kind === 'quote') {
       this.stats.quoted(provider.name, livemode, latencyMs, failed);
     } else {
@@ -403,17 +406,11 @@ function boundsOfRefusal(refusal: AppError): FlowBounds | null {
     : { min: '0', max: refusal.bound };
 }
 
-/** Our own budget had no slot free this instant: the call never left. */
-function isOutOfBudget(error: unknown): boolean {
-  return (
-    error instanceof ProviderError &&
-    error.delivery === 'not_sent' &&
-    error.code === ErrorCode.UpstreamRateLimited
-  );
-}
-
-/** Stops waiting for `call` after the quote time limit; its late answer is dropped. */
-async function withinTimeLimit<T>(call: Promise<T>, provider: ProviderName): Promise<T> {
+/**
+ * Stops waiting for `call` after the quote time limit; its late answer is dropped. The message
+ * names no provider: partners never learn which one was asked (the log line names it).
+ */
+async function withinTimeLimit<T>(call: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<never>((_, reject) => {
     timer = setTimeout(
@@ -421,7 +418,7 @@ async function withinTimeLimit<T>(call: Promise<T>, provider: ProviderName): Pro
         reject(
           new ProviderError(
             ErrorCode.UpstreamUnavailable,
-            `${provider} did not quote within ${QUOTE_TIME_LIMIT_MS} ms.`,
+            `A liquidity provider did not quote within ${QUOTE_TIME_LIMIT_MS} ms.`,
             { method: 'quote', delivery: 'unknown' },
           ),
         ),

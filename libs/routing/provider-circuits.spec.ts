@@ -1,5 +1,6 @@
 import type { KeyValueStore } from '#app/redis';
 import { MemoryStore } from '#app/redis';
+import { RecordingObserver } from '#test/fakes';
 import { CIRCUIT_OPEN_MS, ProviderCircuits } from './provider-circuits.js';
 
 const CHANGELLY = { provider: 'changelly', livemode: true } as const;
@@ -40,8 +41,8 @@ describe(ProviderCircuits.name, () => {
   beforeEach(() => {
     clock = 1_000_000;
     store = new MemoryStore();
-    sut = new ProviderCircuits(store, 'replica-a', now);
-    otherReplica = new ProviderCircuits(store, 'replica-b', now);
+    sut = new ProviderCircuits(store, 'replica-a', null, now);
+    otherReplica = new ProviderCircuits(store, 'replica-b', null, now);
   });
 
   afterEach(async () => {
@@ -126,8 +127,28 @@ describe(ProviderCircuits.name, () => {
     expect(await sut.state({ provider: 'changelly', livemode: false })).toBe('closed');
   });
 
+  it('tells its watcher every state it reads and every change it makes', async () => {
+    const watcher = new RecordingObserver();
+    const watched = new ProviderCircuits(store, 'replica-d', watcher, now);
+
+    await watched.state(CHANGELLY);
+    await fail(5, watched);
+    clock += CIRCUIT_OPEN_MS;
+    await watched.admit(CHANGELLY);
+    await watched.record(CHANGELLY, 'success');
+    await watched.state({ provider: 'changenow', livemode: false });
+
+    expect(watcher.circuits).toEqual([
+      ['changelly', true, 'closed'],
+      ['changelly', true, 'open'],
+      ['changelly', true, 'half_open'],
+      ['changelly', true, 'closed'],
+      ['changenow', false, 'closed'],
+    ]);
+  });
+
   it("keeps each replica's own view while the store is unreachable", async () => {
-    const alone = new ProviderCircuits(deadStore(), 'replica-c', now);
+    const alone = new ProviderCircuits(deadStore(), 'replica-c', null, now);
 
     await fail(5, alone);
 

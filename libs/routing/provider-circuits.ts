@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ProviderName } from '#app/domain';
 import { MemoryStore, type KeyValueStore } from '#app/redis';
+import type { RoutingObserver } from './provider-stats.js';
 
 export type CircuitState = 'closed' | 'open' | 'half_open';
 
@@ -30,7 +31,8 @@ export interface CircuitKey {
  * row open it; after 15 s one call is let through (half-open), whose success closes it and whose
  * failure opens it again. While the store is unreachable, each replica keeps its own view in
  * memory. An open circuit never refuses a call by itself: the router only prefers providers whose
- * circuit is closed.
+ * circuit is closed. Every state read, and every change this replica makes, is told to the
+ * observer (the api's `provider_circuit_state`).
  */
 export class ProviderCircuits {
   private readonly logger = new Logger(ProviderCircuits.name);
@@ -44,6 +46,7 @@ export class ProviderCircuits {
     private readonly store: KeyValueStore,
     /** Tells this replica's probes apart from another's. */
     private readonly replicaId: string,
+    private readonly observer: Pick<RoutingObserver, 'circuit'> | null = null,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -53,7 +56,7 @@ export class ProviderCircuits {
     const view = this.views.get(name);
     const now = this.now();
     if (view && now - view.readAt < VIEW_TTL_MS) {
-      return view.state;
+      return this.seen(key, view.state);
     }
     const openedAt = await this.shared((store) => store.get(`${name}:open`));
     const state: CircuitState =
@@ -63,7 +66,7 @@ export class ProviderCircuits {
           ? 'open'
           : 'half_open';
     this.views.set(name, { state, readAt: now });
-    return state;
+    return this.seen(key, state);
   }
 
   /**
@@ -108,6 +111,7 @@ export class ProviderCircuits {
           store.del(`${name}:probe`),
         ]);
       });
+      this.seen(key, 'closed');
       return;
     }
     await this.shared(async (store) => {
@@ -117,6 +121,7 @@ export class ProviderCircuits {
       }
       await store.set(`${name}:open`, String(this.now()), STATE_TTL_MS);
       await store.deleteIf(`${name}:probe`, this.replicaId);
+      this.seen(key, 'open');
       if (probed || failures === CIRCUIT_FAILURE_THRESHOLD) {
         this.logger.warn(
           { provider: key.provider, livemode: key.livemode, failures, probed },
@@ -124,6 +129,11 @@ export class ProviderCircuits {
         );
       }
     });
+  }
+
+  private seen(key: CircuitKey, state: CircuitState): CircuitState {
+    this.observer?.circuit(key.provider, key.livemode, state);
+    return state;
   }
 
   /** Runs `work` on the shared store, or on this replica's own while the store fails. */

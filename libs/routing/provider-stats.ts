@@ -10,11 +10,15 @@ import {
 /** How often a replica adds what it counted to the shared totals. */
 export const STATS_FLUSH_MS = 10_000;
 
-/** What routing tells whoever watches it (the api's metrics). */
+/**
+ * What routing tells whoever watches it (the api's metrics), each in the mode it happened in:
+ * a provider's quote won, a quote or create call our own budget refused before it left (it never
+ * reached the provider, so the stats do not count it as a call), a circuit read or changed.
+ */
 export interface RoutingObserver {
-  quoteWon(provider: ProviderName): void;
-  call(provider: ProviderName, kind: 'quote' | 'create', outcome: string): void;
-  circuit?(provider: ProviderName, livemode: boolean, state: CircuitState): void;
+  quoteWon(provider: ProviderName, livemode: boolean): void;
+  budgetExhausted(provider: ProviderName, livemode: boolean, caller: 'quote' | 'create'): void;
+  circuit(provider: ProviderName, livemode: boolean, state: CircuitState): void;
 }
 
 /**
@@ -28,7 +32,7 @@ export class ProviderStats {
 
   constructor(
     private readonly repository: Pick<ProviderStatsRepository, 'add'>,
-    private readonly observer: RoutingObserver | null = null,
+    private readonly observer: Pick<RoutingObserver, 'quoteWon' | 'budgetExhausted'> | null = null,
     private readonly now: () => number = Date.now,
   ) {}
 
@@ -37,18 +41,21 @@ export class ProviderStats {
     const minute = this.minute(provider, livemode);
     minute.quotes += 1;
     this.called(minute, latencyMs, failed);
-    this.observer?.call(provider, 'quote', failed ? 'failed' : 'ok');
   }
 
   won(provider: ProviderName, livemode: boolean): void {
     this.minute(provider, livemode).wins += 1;
-    this.observer?.quoteWon(provider);
+    this.observer?.quoteWon(provider, livemode);
   }
 
   /** One create call, and how it went. */
   created(provider: ProviderName, livemode: boolean, latencyMs: number, failed: boolean): void {
     this.called(this.minute(provider, livemode), latencyMs, failed);
-    this.observer?.call(provider, 'create', failed ? 'failed' : 'ok');
+  }
+
+  /** A quote or create call that our budget for the provider refused before it left. */
+  budgetExhausted(provider: ProviderName, livemode: boolean, caller: 'quote' | 'create'): void {
+    this.observer?.budgetExhausted(provider, livemode, caller);
   }
 
   async flush(): Promise<void> {

@@ -13,21 +13,21 @@ export class RoutingObservers implements RoutingObserver {
     this.observers.push(observer);
   }
 
-  quoteWon(provider: ProviderName): void {
+  quoteWon(provider: ProviderName, livemode: boolean): void {
     for (const observer of this.observers) {
-      observer.quoteWon(provider);
+      observer.quoteWon(provider, livemode);
     }
   }
 
-  call(provider: ProviderName, kind: 'quote' | 'create', outcome: string): void {
+  budgetExhausted(provider: ProviderName, livemode: boolean, caller: 'quote' | 'create'): void {
     for (const observer of this.observers) {
-      observer.call(provider, kind, outcome);
+      observer.budgetExhausted(provider, livemode, caller);
     }
   }
 
   circuit(provider: ProviderName, livemode: boolean, state: CircuitState): void {
     for (const observer of this.observers) {
-      observer.circuit?.(provider, livemode, state);
+      observer.circuit(provider, livemode, state);
     }
   }
 }

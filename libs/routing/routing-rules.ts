@@ -81,10 +81,19 @@ export function callVerdict(error: unknown): CallVerdict {
   if (!(error instanceof ProviderError)) {
     return 'neutral';
   }
-  if (error.delivery === 'not_sent' && error.code === ErrorCode.UpstreamRateLimited) {
+  if (isBudgetRefusal(error)) {
     return 'neutral';
   }
   return CIRCUIT_FAILURES.has(error.code) ? 'failure' : 'neutral';
+}
+
+/** Our own budget for the provider had no slot for the call: it never left. */
+export function isBudgetRefusal(error: unknown): boolean {
+  return (
+    error instanceof ProviderError &&
+    error.delivery === 'not_sent' &&
+    error.code === ErrorCode.UpstreamRateLimited
+  );
 }
 
 /** The refusals that prove nothing was made and are not about the partner's input. */

@@ -11,12 +11,13 @@ import { ProviderSwitches } from './provider-switches.js';
 import { RoutingObservers } from './routing-observers.js';
 
 /**
- * Liquidity routing for every process that quotes, creates or polls (docs/decisions.md,
- * "Liquidity routing across providers"): the router, its circuits (shared through the store),
- * the operators' switches (Postgres) and this replica's stats, saved every 10 s.
+ * What routing knows of the providers, without talking to any: the operators' switches
+ * (Postgres), a circuit per provider (shared through the store), this replica's stats (saved
+ * every 10 s) and who watches them. The router's process and the operators' tools (the admin API,
+ * the CLI, which has no provider settings) share one instance of each.
  */
 @Module({
-  imports: [ProviderModule, RedisModule],
+  imports: [RedisModule],
   providers: [
     ProviderSettingsRepository,
     ProviderStatsRepository,
@@ -28,8 +29,9 @@ import { RoutingObservers } from './routing-observers.js';
     },
     {
       provide: ProviderCircuits,
-      useFactory: (store: KeyValueStore) => new ProviderCircuits(store, randomUUID()),
-      inject: [KEY_VALUE_STORE],
+      useFactory: (store: KeyValueStore, observers: RoutingObservers) =>
+        new ProviderCircuits(store, randomUUID(), observers),
+      inject: [KEY_VALUE_STORE, RoutingObservers],
     },
     {
       provide: ProviderStats,
@@ -37,6 +39,38 @@ import { RoutingObservers } from './routing-observers.js';
         new ProviderStats(repository, observers),
       inject: [ProviderStatsRepository, RoutingObservers],
     },
+  ],
+  exports: [
+    ProviderSwitches,
+    ProviderCircuits,
+    ProviderStatsRepository,
+    ProviderStats,
+    RoutingObservers,
+  ],
+})
+export class RoutingStateModule implements OnModuleInit, OnApplicationShutdown {
+  private flushing: NodeJS.Timeout | undefined;
+
+  constructor(@Inject(ProviderStats) private readonly stats: ProviderStats) {}
+
+  onModuleInit(): void {
+    this.flushing = setInterval(() => void this.stats.flush(), STATS_FLUSH_MS);
+    this.flushing.unref();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    clearInterval(this.flushing);
+    await this.stats.flush();
+  }
+}
+
+/**
+ * Liquidity routing for every process that quotes, creates or polls (docs/decisions.md,
+ * "Liquidity routing across providers"): the router over the fleet, with routing's state.
+ */
+@Module({
+  imports: [ProviderModule, RoutingStateModule],
+  providers: [
     {
       provide: LiquidityRouter,
       useFactory: (
@@ -55,28 +89,6 @@ import { RoutingObservers } from './routing-observers.js';
       ],
     },
   ],
-  exports: [
-    ProviderModule,
-    LiquidityRouter,
-    ProviderSwitches,
-    ProviderCircuits,
-    ProviderStatsRepository,
-    ProviderStats,
-    RoutingObservers,
-  ],
+  exports: [ProviderModule, RoutingStateModule, LiquidityRouter],
 })
-export class RoutingModule implements OnModuleInit, OnApplicationShutdown {
-  private flushing: NodeJS.Timeout | undefined;
-
-  constructor(@Inject(ProviderStats) private readonly stats: ProviderStats) {}
-
-  onModuleInit(): void {
-    this.flushing = setInterval(() => void this.stats.flush(), STATS_FLUSH_MS);
-    this.flushing.unref();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    clearInterval(this.flushing);
-    await this.stats.flush();
-  }
-}
+export class RoutingModule {}

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { isSwapId } from './swap-id.js';
-import { viewOfRow, type SwapView } from './swap.view.js';
+import { viewOfRow, type OperatorSwapView, type SwapView } from './swap.view.js';
 import { SwapViewsRepository } from './swap-views.repository.js';
 
 /** A page of `GET /v1/swaps`: by `offset` or after the swap `startingAfter`, never both. */
@@ -13,7 +13,10 @@ export interface SwapListQuery {
   partnerReferenceId?: string;
 }
 
-/** Reads of stored swaps, always scoped to the caller's organization and mode. */
+/**
+ * Reads of stored swaps: a partner's, always scoped to its organization and mode; an operator's,
+ * of any swap.
+ */
 @Injectable()
 export class SwapQueryService {
   constructor(private readonly swaps: SwapViewsRepository) {}
@@ -24,6 +27,20 @@ export class SwapQueryService {
       throw new AppError(ErrorCode.NotFound, 'Swap not found.');
     }
     return viewOfRow(swap);
+  }
+
+  /** Any organization's swap, in either mode, with its provider and organization. */
+  async getForOperator(id: string): Promise<OperatorSwapView> {
+    const swap = isSwapId(id) ? await this.swaps.findViewByIdForOperator(id) : null;
+    if (!swap) {
+      throw new AppError(ErrorCode.NotFound, 'Swap not found.');
+    }
+    return {
+      ...viewOfRow(swap),
+      provider: swap.provider,
+      providerTransactionId: swap.providerTransactionId,
+      organizationId: swap.organizationId,
+    };
   }
 
   /**

@@ -15,7 +15,7 @@ import {
   type KeysetPosition,
 } from '#app/persistence';
 import type { SwapFilters } from './swap-filters.js';
-import { SWAP_VIEW_FIELDS, type SwapViewRow } from './swap.view.js';
+import { SWAP_VIEW_FIELDS, type SwapPlacement, type SwapViewRow } from './swap.view.js';
 
 /**
  * The conditions of `filters` on swaps aliased `s`, the owner's scope first; each value is
@@ -69,7 +69,8 @@ function withoutPosition({ keysetAt: _, ...view }: PositionedViewRow): SwapViewR
 
 /**
  * The partner's reads of swaps: one by id, pages (the API's and the dashboard's, from one
- * statement builder), exports and pairs, always scoped to the owner's organization and mode.
+ * statement builder), exports and pairs, always scoped to the owner's organization and mode
+ * (and, apart, an operator's read by id of any swap).
  * Reads only (`SwapsRepository` writes the table). Each selects `SWAP_VIEW_FIELDS` through the
  * entity's column metadata, timestamps as ISO text, so no row pays for parsing a `Date` only to
  * print it again (docs/decisions.md, "Reads at the I/O floor"); every page and read by id is a
@@ -83,6 +84,7 @@ export class SwapViewsRepository {
   private readonly select: string;
   private readonly byIdSql: string;
   private readonly positionSql: string;
+  private readonly byIdForOperatorSql: string;
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     this.prepared = new PreparedReads(dataSource);
@@ -94,6 +96,12 @@ export class SwapViewsRepository {
     const owned = 's.id = $1 AND s.organization_id = $2 AND s.livemode = $3';
     this.byIdSql = `SELECT ${view} FROM swaps s WHERE ${owned}`;
     this.positionSql = `SELECT ${keysetAtSql('s')} AS at, s.id FROM swaps s WHERE ${owned}`;
+    const placement = new EntityColumns(dataSource, SwapEntity).select('s', [
+      'provider',
+      'providerTransactionId',
+      'organizationId',
+    ]);
+    this.byIdForOperatorSql = `SELECT ${view}, ${placement} FROM swaps s WHERE s.id = $1`;
   }
 
   /** The owner's own swap; another org's or mode's id reads as unknown. One prepared statement. */
@@ -103,6 +111,18 @@ export class SwapViewsRepository {
       owner.organizationId,
       owner.livemode,
     ]);
+    return rows[0] ?? null;
+  }
+
+  /**
+   * Any organization's swap in either mode, with where it lives: for operators only, whose reads
+   * answer to no owner.
+   */
+  async findViewByIdForOperator(id: string): Promise<(SwapViewRow & SwapPlacement) | null> {
+    const rows = await this.dataSource.query<(SwapViewRow & SwapPlacement)[]>(
+      this.byIdForOperatorSql,
+      [id],
+    );
     return rows[0] ?? null;
   }
 

@@ -1,4 +1,10 @@
-import { anomalyPercent, type SwapMode, type SwapStatus, type SwapView } from '#app/domain';
+import {
+  anomalyPercent,
+  type ProviderName,
+  type SwapMode,
+  type SwapStatus,
+  type SwapView,
+} from '#app/domain';
 import type { SwapEntity } from '#app/persistence';
 
 export type { SwapView };
@@ -99,6 +105,17 @@ export function viewOfRow(row: SwapViewRow): SwapView {
     createdAt: row.createdAt,
   };
 }
+
+/** Where a swap lives and whose it is: what operators read of a swap beyond its partner view. */
+export interface SwapPlacement {
+  provider: ProviderName;
+  /** Null for an imported swap whose provider id was not carried over. */
+  providerTransactionId: string | null;
+  organizationId: string;
+}
+
+/** A swap as operators read it (`GET /admin/swaps/{id}`, `swap:show`): every partner field too. */
+export type OperatorSwapView = SwapView & SwapPlacement;
 
 /** A stored entity as the row a partner read selects. */
 export function swapViewRow(swap: SwapEntity): SwapViewRow {

@@ -16,7 +16,6 @@ import {
 import { SwapCreationService } from './swap-creation.service.js';
 import { SwapPersistence } from './swap-persistence.js';
 import { SwapPricing } from './swap-pricing.js';
-import { SwapQueryService } from './swap-query.service.js';
 import { SwapsDataModule } from './swaps-data.module.js';
 import { UpstreamAttempts } from './upstream-attempts.js';
 
@@ -48,9 +47,8 @@ import { UpstreamAttempts } from './upstream-attempts.js';
     SwapPricing,
     SwapPersistence,
     SwapCreationService,
-    SwapQueryService,
     LegacyImportService,
   ],
-  exports: [SwapCreationService, SwapQueryService, LegacyImportService],
+  exports: [SwapCreationService, LegacyImportService, SwapsDataModule],
 })
 export class SwapsModule {}

@@ -24,10 +24,10 @@ export async function insertSwaps(db: DataSource, swaps: StoredSwap[]): Promise<
   for (const swap of swaps) {
     const id = swap.id ?? randomBytes(8).toString('hex');
     await db.query(
-      `INSERT INTO swaps (id, organization_id, livemode, status, mode, from_ticker, to_ticker,
+      `INSERT INTO swaps (provider, id, organization_id, livemode, status, mode, from_ticker, to_ticker,
          amount_from, amount_expected_to, amount_actual_from, payin_address, payout_address,
          partner_reference_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, 'float', $5, $6, $7, 1.5, $8, $9, $10, $11, $12, $12)`,
+       VALUES ('changelly', $1, $2, $3, $4, 'float', $5, $6, $7, 1.5, $8, $9, $10, $11, $12, $12)`,
       [
         id,
         swap.organizationId,
@@ -68,10 +68,10 @@ export async function insertManySwaps(
   days: number,
 ): Promise<void> {
   await db.query(
-    `INSERT INTO swaps (id, organization_id, livemode, status, mode, from_ticker, to_ticker,
+    `INSERT INTO swaps (provider, id, organization_id, livemode, status, mode, from_ticker, to_ticker,
        amount_from, amount_expected_to, amount_actual_from, payin_address, payout_address,
        partner_reference_id, created_at, updated_at)
-     SELECT substr(md5($1::text || n), 1, 16), $1::uuid, true,
+     SELECT 'changelly', substr(md5($1::text || n), 1, 16), $1::uuid, true,
             CASE WHEN n % 500 = 0 THEN 'hold' ELSE ($2::text[])[1 + n % 6] END,
             'float', ($3::text[])[1 + n % 5], ($4::text[])[1 + n % 5], 0.1, 1.5,
             CASE WHEN n % 6 < 3 THEN 0.1 END,

@@ -7,7 +7,7 @@ import { createPartner, issueCredential, type TestPartner } from '../factories/p
 import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from '../support/api.js';
 import { createDashboardUser } from '../support/dashboard.js';
 import { testDatabaseUrl, testRedisPrefix, truncateAll } from '../support/database.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { startTestSandbox, TEST_CHANGENOW_API_KEY, type TestSandbox } from '../support/sandbox.js';
 import { Conformance, invalidValues, validValues } from './openapi-conformance.js';
 import {
   fillPath,
@@ -115,6 +115,10 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
     api = await startTestApi({
       PROVIDER_URL: sandbox.url,
       TEST_PROVIDER_URL: sandbox.url,
+      // Two providers, so that taking one out of routing (the baseline of its switch) succeeds.
+      PROVIDERS: 'changelly,changenow',
+      CHANGENOW_URL: `${sandbox.baseUrl}/changenow`,
+      CHANGENOW_API_KEY: TEST_CHANGENOW_API_KEY,
       TRUST_PROXY_HOPS: '1',
       REDIS_KEY_PREFIX: `${testRedisPrefix()}ofuzz-${randomBytes(3).toString('hex')}:`,
     });
@@ -187,6 +191,7 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
           .send({ mode: 'test', name: 'Fuzz', allowedOrigins: ['https://shop.example'] })
           .expect(201)
       ).body.widgetKey.key as string,
+      providerId: 'changenow',
     };
   }, 120_000);
 

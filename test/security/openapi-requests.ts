@@ -90,6 +90,8 @@ export interface Fixtures {
   userId: string;
   /** A widget key of the operator's target organization, for the revoke route. */
   widgetKey: string;
+  /** A provider of `PROVIDERS` that may be taken out of routing: another one stays in. */
+  providerId: string;
 }
 
 /** Where fuzzed webhook endpoints point: a closed local port, so a ping fails at once. */
@@ -348,15 +350,17 @@ export function planRequests(
       ? fixtures.deletableWebhookEndpointId
       : fixtures.webhookEndpointId;
   const pathValues: Record<string, string> = {
-    id: operation.template.startsWith('/v1/swaps')
+    id: /^\/(?:v1|admin)\/swaps\//.test(operation.template)
       ? fixtures.swapId
-      : operation.template.startsWith('/v1/test_helpers/')
-        ? fixtures.testSwapId
-        : operation.template.startsWith('/v1/webhook_endpoints/')
-          ? webhookEndpointId
-          : operation.template.startsWith('/admin/users/')
-            ? fixtures.userId
-            : fixtures.organizationId,
+      : operation.template.startsWith('/admin/providers/')
+        ? fixtures.providerId
+        : operation.template.startsWith('/v1/test_helpers/')
+          ? fixtures.testSwapId
+          : operation.template.startsWith('/v1/webhook_endpoints/')
+            ? webhookEndpointId
+            : operation.template.startsWith('/admin/users/')
+              ? fixtures.userId
+              : fixtures.organizationId,
     publicKey: fixtures.publicKey,
     key: fixtures.widgetKey,
   };

@@ -41,7 +41,8 @@ export async function truncateAll(url = testDatabaseUrl()): Promise<void> {
       earnings_ledger, earnings_pending, payouts, audit_log, swap_events, poll_cycles,
       upstream_slots, dashboard_users, dashboard_sessions, dashboard_invitations,
       dashboard_password_resets, dashboard_totp, dashboard_recovery_codes, dashboard_passkeys,
-      dashboard_webauthn_challenges, dashboard_pending_sign_ins, widget_keys, widget_swaps
+      dashboard_webauthn_challenges, dashboard_pending_sign_ins, widget_keys, widget_swaps,
+      provider_settings, provider_stats
       RESTART IDENTITY CASCADE`);
   } finally {
     await client.end();

@@ -17,9 +17,9 @@ export async function seedSwapView(
 ): Promise<SwapView> {
   const id = randomBytes(8).toString('hex');
   await db.query(
-    `INSERT INTO swaps (id, organization_id, provider_transaction_id, status, mode, from_ticker,
+    `INSERT INTO swaps (provider, id, organization_id, provider_transaction_id, status, mode, from_ticker,
        to_ticker, amount_from, amount_expected_to, payin_address, payout_address)
-     VALUES ($1, $2, $3, 'confirming', 'float', 'btc', 'eth', 0.1, 2, 'payin', 'payout')`,
+     VALUES ('changelly', $1, $2, $3, 'confirming', 'float', 'btc', 'eth', 0.1, 2, 'payin', 'payout')`,
     [id, who.organizationId, `tx-${id}`],
   );
   const res = await request(apiUrl)

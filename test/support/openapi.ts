@@ -23,8 +23,16 @@ export class OpenApiValidator {
     private readonly ajv: Ajv2020,
   ) {}
 
-  static async load(baseUrl: string): Promise<OpenApiValidator> {
-    const res = await request(baseUrl).get('/v1/openapi.json').expect(200);
+  /** The partner document, or another one (`/admin/openapi.json` with the admin token). */
+  static async load(
+    baseUrl: string,
+    documentPath = '/v1/openapi.json',
+    authorization?: string,
+  ): Promise<OpenApiValidator> {
+    const get = request(baseUrl).get(documentPath);
+    const res = await (
+      authorization === undefined ? get : get.set('Authorization', authorization)
+    ).expect(200);
     const document = res.body as OpenApiDocument;
     const ajv = new Ajv2020({ strict: false, allErrors: true });
     (addFormats as unknown as (a: Ajv2020) => void)(ajv);

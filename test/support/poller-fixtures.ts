@@ -51,9 +51,9 @@ export async function seedSwaps(
       )
     )[0].id;
   await db.query(
-    `INSERT INTO swaps (id, organization_id, provider_transaction_id, status, mode, from_ticker,
+    `INSERT INTO swaps (provider, id, organization_id, provider_transaction_id, status, mode, from_ticker,
        to_ticker, amount_from, amount_expected_to, payin_address, payout_address, next_poll_at)
-     SELECT substr(md5(random()::text || tx), 1, 16), $1, tx, 'waiting', 'float', $3::text, 'eth',
+     SELECT 'changelly', substr(md5(random()::text || tx), 1, 16), $1, tx, 'waiting', 'float', $3::text, 'eth',
             CASE WHEN $3::text = 'btc' THEN 0.1 ELSE 2 END, 2, 'payin-' || tx, 'payout-' || tx, now()
        FROM unnest($2::text[]) AS tx`,
     [org, providerIds, from],

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '#app/accounts';
 import { PartnersModule } from '#app/partners';
+import { ProviderControlModule } from '#app/provider-control';
 import { EarningsModule } from '#app/earnings';
 import { SwapsModule } from '#app/swaps';
 import { WebhooksModule } from '#app/webhooks';
@@ -12,6 +13,8 @@ import { AdminDashboardUsersController } from './dashboard-users.controller.js';
 import { AdminEarningsController } from './earnings.controller.js';
 import { AdminLegacySwapsController } from './legacy-swaps.controller.js';
 import { AdminOrganizationsController } from './organizations.controller.js';
+import { AdminProvidersController } from './providers.controller.js';
+import { AdminSwapsController } from './swaps.controller.js';
 import { AdminWebhookEndpointsController } from './webhook-endpoints.controller.js';
 import { AdminWidgetKeysController } from './widget-keys.controller.js';
 
@@ -29,12 +32,15 @@ import { AdminWidgetKeysController } from './widget-keys.controller.js';
     WebhooksModule,
     AccountsModule,
     WidgetsModule,
+    ProviderControlModule,
   ],
   controllers: [
     AdminOrganizationsController,
     AdminCredentialsController,
     AdminAuditController,
     AdminLegacySwapsController,
+    AdminSwapsController,
+    AdminProvidersController,
     AdminEarningsController,
     AdminWebhookEndpointsController,
     AdminDashboardUsersController,

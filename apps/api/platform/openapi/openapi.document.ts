@@ -83,7 +83,11 @@ const PARTNER_TAGS: [string, string][] = [
 ];
 
 const ADMIN_TAGS: [string, string][] = [
-  ['admin', 'Organizations, credentials, earnings, the audit log and legacy imports.'],
+  [
+    'admin',
+    'Organizations, credentials, earnings, the audit log, legacy imports, any swap, and the ' +
+      'liquidity providers routing uses.',
+  ],
 ];
 
 const WIDGET_TAGS: [string, string][] = [

@@ -1,0 +1,3 @@
+export * from './provider-control.module.js';
+export * from './provider-control.service.js';
+export * from './provider.view.js';
