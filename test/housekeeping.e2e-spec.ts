@@ -46,9 +46,9 @@ describe(HousekeepingTick.name, () => {
     );
     const rate = (id: string, expires: string, used: boolean) =>
       db.query(
-        `INSERT INTO fixed_rates (id, provider_rate_id, organization_id, from_ticker, to_ticker, amount_from,
-           amount_to, network_fee, rate, expires_at, used_at)
-         VALUES ($1, 'p', $2, 'btc', 'eth', 1, 1, 0, 1, now() + $3::interval, $4)`,
+        `INSERT INTO fixed_rates (id, provider, provider_rate_id, organization_id, from_ticker,
+           to_ticker, amount_from, amount_to, network_fee, rate, expires_at, used_at)
+         VALUES ($1, 'changelly', 'p', $2, 'btc', 'eth', 1, 1, 0, 1, now() + $3::interval, $4)`,
         [id, partner.organizationId, expires, used ? new Date() : null],
       );
     await rate('stale', '-2 days', false);
