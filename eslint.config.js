@@ -67,7 +67,7 @@ const LIB_LAYERS = [
   ['domain'],
   ['config', 'errors', 'chains', 'metrics', 'input', 'csv'],
   ['logging', 'process', 'persistence', 'redis', 'mail'],
-  ['rate-limit', 'health'],
+  ['rate-limit', 'health', 'tracing'],
   ['provider'],
   ['catalogue', 'partners', 'events'],
   ['quotes', 'accounts', 'widgets', 'dashboard-factors', 'earnings'],

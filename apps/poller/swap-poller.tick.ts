@@ -10,6 +10,7 @@ import {
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { PollMetrics, SwapPollingService, type PollLane } from '#app/polling';
 import { SwapsRepository } from '#app/swaps';
+import { traceRoot } from '#app/tracing';
 
 export interface PollerTickOptions {
   /** `POLLER_TICK_MS`: how often the poller looks for due live swaps. */
@@ -64,10 +65,19 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
     this.logger.log({ owner: this.owner, released }, 'poller stopped');
   }
 
-  /** One tick of one lane: every failure inside is already decided; what reaches here is counted, logged. */
+  /**
+   * One tick of one lane, a trace of its own when tracing is on: every failure inside is already
+   * decided; what reaches here is counted, logged.
+   */
   async tick(lane: PollLane): Promise<void> {
     try {
-      await this.polling.pollDue(lane, this.owner, () => !this.stopping);
+      await traceRoot('poller.refresh_round', { 'poller.lane': lane.name }, async (notes) => {
+        const report = await this.polling.pollDue(lane, this.owner, () => !this.stopping);
+        notes.add({
+          'poller.swaps_refreshed': report.refreshed,
+          'poller.provider_calls': report.calls,
+        });
+      });
     } catch (error: unknown) {
       this.metrics.tickFailures.inc();
       this.logger.error(

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AuditLogRepository, CredentialCipher } from '#app/partners';
+import { traceRoot, type SpanNotes } from '#app/tracing';
 import {
   nextAttemptAt,
   sendWebhook,
@@ -100,8 +101,30 @@ export class WebhookDispatcher {
     return this.deliveries.releaseLeases(owner);
   }
 
-  /** Sends one leased delivery and writes back what came of it. */
-  async deliver(owner: string, delivery: ClaimedDelivery, now: Date): Promise<void> {
+  /**
+   * Sends one leased delivery and writes back what came of it: a trace of its own when tracing is
+   * on, naming the endpoint by id (never its URL, which may carry the partner's token).
+   */
+  deliver(owner: string, delivery: ClaimedDelivery, now: Date): Promise<void> {
+    return traceRoot(
+      'webhook.send',
+      {
+        'app.organization_id': delivery.organizationId,
+        'webhook.endpoint_id': delivery.endpointId,
+        'webhook.event_id': delivery.event.id,
+        'webhook.event_type': delivery.event.type,
+        'webhook.attempt': delivery.attempts + 1,
+      },
+      (notes) => this.send(owner, delivery, now, notes),
+    );
+  }
+
+  private async send(
+    owner: string,
+    delivery: ClaimedDelivery,
+    now: Date,
+    notes: SpanNotes,
+  ): Promise<void> {
     const body = JSON.stringify(delivery.event);
     const result = await sendWebhook(
       {
@@ -130,6 +153,10 @@ export class WebhookDispatcher {
       error: result.error,
       durationMs: result.durationMs,
     };
+    notes.add({
+      'webhook.outcome': outcome.status === 'pending' ? 'retry' : outcome.status,
+      ...(result.httpStatus === null ? {} : { 'http.response.status_code': result.httpStatus }),
+    });
     if (!(await this.deliveries.recordAttempt(owner, delivery, now, outcome))) {
       this.metrics.leaseLost.inc();
       return;
