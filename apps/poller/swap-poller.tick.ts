@@ -21,6 +21,9 @@ export interface PollerTickOptions {
 
 export const POLLER_TICK_OPTIONS = Symbol('POLLER_TICK_OPTIONS');
 
+/** The lag gauges are refreshed this often, not every tick. */
+const LAG_EVERY_MS = 10_000;
+
 /**
  * The poller's clocks, one per lane (live, test): a tick every `tickMs` that never overlaps
  * itself (the next one is armed when the previous one ends), so a slow live cycle never delays
@@ -33,6 +36,7 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
   /** Lease owner: unique per process and per instance (tests run several in one process). */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly lagMeasuredAt = new Map<PollLane['name'], number>();
   private stopping = false;
 
   constructor(
@@ -71,6 +75,10 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
    */
   async tick(lane: PollLane): Promise<void> {
     try {
+      if (Date.now() - (this.lagMeasuredAt.get(lane.name) ?? 0) >= LAG_EVERY_MS) {
+        this.lagMeasuredAt.set(lane.name, Date.now());
+        await this.polling.measureLag(lane);
+      }
       await traceRoot('poller.refresh_round', { 'poller.lane': lane.name }, async (notes) => {
         const report = await this.polling.pollDue(lane, this.owner, () => !this.stopping);
         notes.add({

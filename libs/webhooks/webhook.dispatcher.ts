@@ -19,7 +19,7 @@ import {
   type EndpointCircuit,
 } from './webhook-endpoints.repository.js';
 import { WEBHOOK_RESOLVER } from './webhook-endpoints.service.js';
-import { WebhookMetrics } from './webhook.metrics.js';
+import { ENDPOINTS_SHOWN, WebhookMetrics } from './webhook.metrics.js';
 import { signFor } from './webhook-signing.js';
 
 export interface WebhookDeliveryOptions {
@@ -95,6 +95,14 @@ export class WebhookDispatcher {
     const backlog = await this.deliveries.backlog(now);
     this.metrics.pending.set(backlog.pending);
     this.metrics.oldestPendingAge.set(backlog.oldestAgeSeconds);
+    // An endpoint that is owed nothing any more drops out, rather than staying at its last age.
+    this.metrics.endpointOldestPendingAge.reset();
+    for (const endpoint of backlog.endpoints.slice(0, ENDPOINTS_SHOWN)) {
+      this.metrics.endpointOldestPendingAge.set(
+        { endpoint: endpoint.endpointId },
+        endpoint.oldestAgeSeconds,
+      );
+    }
   }
 
   releaseLeases(owner: string): Promise<number> {
