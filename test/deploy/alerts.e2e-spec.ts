@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { parse } from 'yaml';
+import { exposedMetrics, selectedMetrics } from '../support/metric-names.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const MONITORING = join(ROOT, 'deploy/monitoring');
@@ -27,52 +28,8 @@ interface PromtoolTests {
   tests: { alert_rule_test?: { alertname: string; exp_alerts?: unknown[] }[] }[];
 }
 
-/**
- * Metrics the provider routing exposes (docs/operations.md, "Alerts"): the alerts on budgets,
- * circuits and error ratios per provider are written against them.
- */
-const ROUTING_METRICS = [
-  'provider_circuit_state',
-  'upstream_budget_exhausted_total',
-  'provider_quote_wins_total',
-];
-
 function yamlFile<T>(file: string): T {
   return parse(readFileSync(join(MONITORING, file), 'utf8')) as T;
-}
-
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(path).isDirectory()) {
-      return sourceFiles(path);
-    }
-    return /\.tsx?$/.test(name) && !/\.spec\.tsx?$/.test(name) ? [path] : [];
-  });
-}
-
-/** Every metric name the code registers (`name: '…'` of a prom-client metric). */
-function exposedMetrics(): Set<string> {
-  const names = new Set<string>();
-  for (const file of [...sourceFiles(join(ROOT, 'apps')), ...sourceFiles(join(ROOT, 'libs'))]) {
-    const text = readFileSync(file, 'utf8');
-    if (!text.includes('prom-client')) {
-      continue;
-    }
-    for (const match of text.matchAll(/name: '([a-z_:][a-z0-9_:]*)'/g)) {
-      names.add(match[1]);
-    }
-  }
-  return names;
-}
-
-/** The metric names a PromQL expression selects (a histogram's series by its own name). */
-function selectedMetrics(expr: string): string[] {
-  const names = [...expr.matchAll(/([a-zA-Z_:][a-zA-Z0-9_:]*)\s*[{[]/g)].map((m) => m[1]);
-  const byName = [...expr.matchAll(/__name__=~"([^"]+)"/g)].flatMap((m) => m[1].split('|'));
-  return [...names, ...byName]
-    .filter((name) => !['by', 'without', 'rate', 'increase', 'sum', 'max', 'absent'].includes(name))
-    .map((name) => name.replace(/_(bucket|count|sum)$/, ''));
 }
 
 /**
@@ -139,8 +96,6 @@ describe('deploy/monitoring alerting rules', () => {
   it('read only series the api, the poller and Prometheus expose', () => {
     const known = new Set([
       ...exposedMetrics(),
-      ...ROUTING_METRICS,
-      'up',
       ...rules.groups.flatMap((g) => g.rules.flatMap((r) => (r.record ? [r.record] : []))),
     ]);
     for (const rule of rules.groups.flatMap((g) => g.rules)) {
