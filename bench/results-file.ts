@@ -23,6 +23,10 @@ export const STEPS_SECTION: ResultsSection = {
   start: '<!-- steps:start -->',
   end: '<!-- steps:end -->',
 };
+export const SCALE_SECTION: ResultsSection = {
+  start: '<!-- scale:start -->',
+  end: '<!-- scale:end -->',
+};
 export const MEMORY_SECTION: ResultsSection = {
   start: '<!-- memory:start -->',
   end: '<!-- memory:end -->',

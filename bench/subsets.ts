@@ -8,10 +8,12 @@ import { PROFILED_ROUTES, profileLines, profileRoutes } from './profile.bench.js
 import {
   MEMORY_SECTION,
   rewriteSection,
+  SCALE_SECTION,
   STEPS_SECTION,
   WEBHOOKS_SECTION,
   type ResultsSection,
 } from './results-file.js';
+import { measureScale, SCALE_DEFAULTS, scaleSection } from './scale.bench.js';
 import { measureSteps, STEPS, STEPS_DEFAULTS, stepsSection } from './steps.bench.js';
 import {
   measureWebhooks,
@@ -22,7 +24,12 @@ import {
 } from './webhooks.bench.js';
 
 /** Sections only their own subset writes: the whole run keeps them as they are. */
-export const SUBSET_SECTIONS: ResultsSection[] = [WEBHOOKS_SECTION, STEPS_SECTION, MEMORY_SECTION];
+export const SUBSET_SECTIONS: ResultsSection[] = [
+  WEBHOOKS_SECTION,
+  STEPS_SECTION,
+  MEMORY_SECTION,
+  SCALE_SECTION,
+];
 
 function write(line = ''): void {
   process.stdout.write(`${line}\n`);
@@ -98,9 +105,17 @@ async function stepsOnly(args: string[]): Promise<void> {
   report(STEPS_SECTION, stepsSection(await measureSteps(rounds)));
 }
 
+/** `npm run bench -- scale [rounds]`: two api replicas against one on the read routes. */
+async function scaleOnly(args: string[]): Promise<void> {
+  const rounds = count(args, SCALE_DEFAULTS.rounds);
+  write(`bench: scale, ${rounds} round(s) of the read routes against one api replica and two…`);
+  report(SCALE_SECTION, scaleSection(await measureScale(rounds)));
+}
+
 export const SUBSETS: Record<string, (args: string[]) => Promise<void>> = {
   webhooks: webhooksOnly,
   memory: memoryOnly,
   steps: stepsOnly,
   profile: profileOnly,
+  scale: scaleOnly,
 };
