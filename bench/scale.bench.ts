@@ -1,20 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, rmdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { availableParallelism } from 'node:os';
-import { runMigrations } from '#app/persistence';
-import {
-  AdminClient,
-  API_MAIN,
-  newProviderKeys,
-  startApp,
-  startBenchSandbox,
-  type AppProcess,
-} from './apps.js';
-import { adminQuery, deleteKeys, newSwapBody, seedCredentialSwaps } from './bench.environment.js';
+import { AdminClient, API_MAIN, startApp, type AppProcess } from './apps.js';
+import { newSwapBody, seedCredentialSwaps, startSpawnedStack } from './bench.environment.js';
 import { measure, median, type LoadOptions, type Scenario } from './load.js';
-
-const REDIS_URL = 'redis://127.0.0.1:6379';
 
 export const SCALE_DEFAULTS = { rounds: 5 };
 /**
@@ -31,7 +20,7 @@ const TICKS_PER_SECOND = 100;
  * quota): small enough that two capped replicas, Postgres, Redis and the load generator fit in
  * this machine's two cores together.
  */
-const CAPPED_CORES = 0.4;
+const CAPPED_CORES = 0.2;
 const CPU_CGROUPS = '/sys/fs/cgroup/cpu';
 const CFS_PERIOD_US = 100_000;
 
@@ -164,33 +153,13 @@ async function run(scenario: Scenario, replicas: AppProcess[]): Promise<Run> {
  * weighs on both.
  */
 export async function measureScale(rounds: number): Promise<ScaleMeasurement> {
-  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const database = `swap_bench_scale_${runId}`;
-  const redisPrefix = `bench:${runId}:`;
-  const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
-  await adminQuery(`CREATE DATABASE ${database}`);
-  const keys = newProviderKeys();
-  const sandbox = await startBenchSandbox(keys.publicKeyPem, 60_000);
+  const stack = await startSpawnedStack('scale');
   const replicas: AppProcess[] = [];
   let quotas: CpuQuotas | null = null;
   try {
-    await runMigrations(databaseUrl);
-    const adminToken = randomBytes(24).toString('hex');
-    const env = {
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisPrefix,
-      PROVIDER_URL: sandbox.url,
-      PROVIDER_PRIVATE_KEY: keys.privateKeyPem,
-      ADMIN_TOKEN: adminToken,
-      CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      TRUST_PROXY_HOPS: '1',
-      APP_ENV: 'bench',
-      LOG_LEVEL: 'info',
-    };
-    replicas.push(await startApp(API_MAIN, 'PORT', env));
-    replicas.push(await startApp(API_MAIN, 'PORT', env));
-    const admin = new AdminClient(replicas[0].url, adminToken);
+    replicas.push(await startApp(API_MAIN, 'PORT', stack.env));
+    replicas.push(await startApp(API_MAIN, 'PORT', stack.env));
+    const admin = new AdminClient(replicas[0].url, stack.adminToken);
     const organizationId = await admin.organization('Bench scale partner');
     const credentials = await seedCredentialSwaps(replicas[0].url, newSwapBody(), CREDENTIALS, () =>
       admin.credential(organizationId),
@@ -216,7 +185,7 @@ export async function measureScale(rounds: number): Promise<ScaleMeasurement> {
       },
     ];
     quotas = CpuQuotas.create(
-      `swap-bench-${runId}`,
+      `swap-bench-scale-${process.pid}`,
       replicas.map((r) => r.process.pid ?? 0),
     );
     const caps = quotas === null ? [null] : [null, CAPPED_CORES];
@@ -247,9 +216,7 @@ export async function measureScale(rounds: number): Promise<ScaleMeasurement> {
   } finally {
     await Promise.all(replicas.map((r) => r.stop()));
     quotas?.remove();
-    await sandbox.close();
-    await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await deleteKeys(redisPrefix);
+    await stack.close();
   }
 }
 
