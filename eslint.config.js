@@ -68,7 +68,7 @@ const LIB_LAYERS = [
   ['domain'],
   ['config', 'errors', 'chains', 'metrics', 'input', 'csv'],
   ['logging', 'process', 'persistence', 'redis', 'mail'],
-  ['rate-limit', 'health'],
+  ['rate-limit', 'health', 'tracing'],
   ['provider'],
   ['routing'],
   ['catalogue', 'partners', 'events'],

@@ -68,6 +68,55 @@ export async function deleteKeys(prefix: string): Promise<void> {
   }
 }
 
+/**
+ * What a bench's spawned apps run on: a database (created and migrated) and a Redis key prefix of
+ * their own, a sandbox in this process verifying a fresh key pair, and the environment each api
+ * process of the run is started with (logs at info, one trusted proxy hop); `close` drops it all.
+ */
+export interface SpawnedStack {
+  env: Record<string, string>;
+  adminToken: string;
+  close(): Promise<void>;
+}
+
+export async function startSpawnedStack(name: string): Promise<SpawnedStack> {
+  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const database = `swap_bench_${name}_${runId}`;
+  const redisPrefix = `bench:${runId}:`;
+  const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
+  await adminQuery(`CREATE DATABASE ${database}`);
+  const keys = newProviderKeys();
+  const sandbox = await startBenchSandbox(keys.publicKeyPem, 60_000);
+  const close = async (): Promise<void> => {
+    await sandbox.close();
+    await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+    await deleteKeys(redisPrefix);
+  };
+  try {
+    await runMigrations(databaseUrl);
+  } catch (error: unknown) {
+    await close();
+    throw error;
+  }
+  const adminToken = randomBytes(24).toString('hex');
+  return {
+    adminToken,
+    env: {
+      DATABASE_URL: databaseUrl,
+      REDIS_URL,
+      REDIS_KEY_PREFIX: redisPrefix,
+      PROVIDER_URL: sandbox.url,
+      PROVIDER_PRIVATE_KEY: keys.privateKeyPem,
+      ADMIN_TOKEN: adminToken,
+      CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      TRUST_PROXY_HOPS: '1',
+      APP_ENV: 'bench',
+      LOG_LEVEL: 'info',
+    },
+    close,
+  };
+}
+
 /** Runs `work` over `items`, `concurrency` at a time. */
 async function inBatches<T, R>(
   items: T[],

@@ -12,6 +12,8 @@ export interface LoadRequest {
 export interface Scenario {
   name: string;
   baseUrl: string;
+  /** Several replicas of `baseUrl`'s app: the connections are spread over them in turn. */
+  replicas?: string[];
   method: 'GET' | 'POST';
   body?: string;
   requests: LoadRequest[];
@@ -78,7 +80,8 @@ async function fire(
     const setupRequest = join(dir, 'setup-request.cjs');
     writeFileSync(setupRequest, SETUP_REQUEST_SOURCE);
     return await autocannon({
-      url: scenario.baseUrl,
+      // autocannon spreads its connections over a list of URLs; its types name a string only.
+      url: (scenario.replicas ?? scenario.baseUrl) as string,
       connections,
       duration: durationSeconds,
       workers: 1,

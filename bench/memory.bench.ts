@@ -1,20 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
-import { runMigrations } from '#app/persistence';
-import {
-  AdminClient,
-  API_MAIN,
-  newProviderKeys,
-  rssMb,
-  sleep,
-  startApp,
-  startBenchSandbox,
-  type AppProcess,
-} from './apps.js';
-import { adminQuery, deleteKeys, newSwapBody, seedCredentialSwaps } from './bench.environment.js';
+import { AdminClient, API_MAIN, rssMb, sleep, startApp, type AppProcess } from './apps.js';
+import { newSwapBody, seedCredentialSwaps, startSpawnedStack } from './bench.environment.js';
 import { measure, median, type LoadOptions, type Scenario } from './load.js';
-
-const REDIS_URL = 'redis://127.0.0.1:6379';
 
 export const MEMORY_DEFAULTS = {
   /** The read mix after warm-up: 10 minutes. */
@@ -93,29 +80,11 @@ async function heapUsedMb(api: AppProcess, adminToken: string): Promise<number> 
  */
 export async function measureMemory(seconds: number): Promise<MemoryMeasurement> {
   const warmupSeconds = memoryWarmupSeconds(seconds);
-  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const database = `swap_bench_mem_${runId}`;
-  const redisPrefix = `bench:${runId}:`;
-  const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
-  await adminQuery(`CREATE DATABASE ${database}`);
-  const keys = newProviderKeys();
-  const sandbox = await startBenchSandbox(keys.publicKeyPem, 60_000);
+  const stack = await startSpawnedStack('mem');
   let api: AppProcess | undefined;
   try {
-    await runMigrations(databaseUrl);
-    const adminToken = randomBytes(24).toString('hex');
-    api = await startApp(API_MAIN, 'PORT', {
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisPrefix,
-      PROVIDER_URL: sandbox.url,
-      PROVIDER_PRIVATE_KEY: keys.privateKeyPem,
-      ADMIN_TOKEN: adminToken,
-      CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      TRUST_PROXY_HOPS: '1',
-      APP_ENV: 'bench',
-      LOG_LEVEL: 'info',
-    });
+    api = await startApp(API_MAIN, 'PORT', stack.env);
+    const adminToken = stack.adminToken;
     const admin = new AdminClient(api.url, adminToken);
     const organizationId = await admin.organization('Bench memory partner');
     const swapBody = newSwapBody();
@@ -204,9 +173,7 @@ export async function measureMemory(seconds: number): Promise<MemoryMeasurement>
     };
   } finally {
     await api?.stop();
-    await sandbox.close();
-    await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await deleteKeys(redisPrefix);
+    await stack.close();
   }
 }
 

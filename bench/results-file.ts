@@ -27,6 +27,10 @@ export const GROWTH_SECTION: ResultsSection = {
   start: '<!-- growth:start -->',
   end: '<!-- growth:end -->',
 };
+export const SCALE_SECTION: ResultsSection = {
+  start: '<!-- scale:start -->',
+  end: '<!-- scale:end -->',
+};
 export const MEMORY_SECTION: ResultsSection = {
   start: '<!-- memory:start -->',
   end: '<!-- memory:end -->',

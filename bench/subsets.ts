@@ -10,10 +10,12 @@ import {
   GROWTH_SECTION,
   MEMORY_SECTION,
   rewriteSection,
+  SCALE_SECTION,
   STEPS_SECTION,
   WEBHOOKS_SECTION,
   type ResultsSection,
 } from './results-file.js';
+import { measureScale, SCALE_DEFAULTS, scaleSection } from './scale.bench.js';
 import { measureSteps, STEPS, STEPS_DEFAULTS, stepsSection } from './steps.bench.js';
 import {
   measureWebhooks,
@@ -29,6 +31,7 @@ export const SUBSET_SECTIONS: ResultsSection[] = [
   STEPS_SECTION,
   MEMORY_SECTION,
   GROWTH_SECTION,
+  SCALE_SECTION,
 ];
 
 function write(line = ''): void {
@@ -124,10 +127,18 @@ async function growthOnly(args: string[]): Promise<void> {
   );
 }
 
+/** `npm run bench -- scale [rounds]`: two api replicas against one on the read routes. */
+async function scaleOnly(args: string[]): Promise<void> {
+  const rounds = count(args, SCALE_DEFAULTS.rounds);
+  write(`bench: scale, ${rounds} round(s) of the read routes against one api replica and two…`);
+  report(SCALE_SECTION, scaleSection(await measureScale(rounds)));
+}
+
 export const SUBSETS: Record<string, (args: string[]) => Promise<void>> = {
   webhooks: webhooksOnly,
   memory: memoryOnly,
   steps: stepsOnly,
   profile: profileOnly,
   growth: growthOnly,
+  scale: scaleOnly,
 };

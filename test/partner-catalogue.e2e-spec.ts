@@ -415,6 +415,9 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
         /api_upstream_calls_total\{provider="changelly",method="getExchangeAmount",outcome="ok"\} \d+/,
       );
       expect(res.text).toContain('api_http_request_duration_seconds_bucket');
+      // What the alerts on an unreachable database or Redis watch, as of this scrape.
+      expect(res.text).toMatch(/^dependency_up\{dependency="postgres"\} 1$/m);
+      expect(res.text).toMatch(/^dependency_up\{dependency="redis"\} 1$/m);
     });
 
     it('shows the process and event-loop metrics beside its own', async () => {

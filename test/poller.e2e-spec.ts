@@ -308,6 +308,58 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     expect((await fetch(`${poller.url}/ready`)).status).toBe(200);
   });
 
+  it('shows on /metrics how overdue the oldest swap and earnings are, and its dependencies', async () => {
+    // A swap the provider never reports stays unconfirmed since it was created, an hour ago; the
+    // earnings of another wait under a lease a stalled poller holds.
+    const [overdue, waiting] = [`overdue${randomUUID().slice(0, 8)}`, await createFloatSwap()];
+    await db.query(
+      `INSERT INTO swaps (id, organization_id, livemode, status, mode, from_ticker, to_ticker,
+         amount_from, amount_expected_to, payin_address, payout_address,
+         provider_transaction_id, created_at, updated_at)
+       VALUES ($1, $2, true, 'waiting', 'float', 'btc', 'eth', 0.1, 1.5, 'in', 'out', $1,
+               now() - interval '1 hour', now())`,
+      [overdue, partner.organizationId],
+    );
+    await db.query(
+      `INSERT INTO earnings_pending (swap_id, organization_id, fee_percent, amount_actual_from,
+         from_ticker, lease_owner, lease_until, created_at)
+       VALUES ($1, $2, 1, 0.1, 'btc', 'a-stalled-poller', now() + interval '1 hour',
+               now() - interval '20 minutes')`,
+      [waiting, partner.organizationId],
+    );
+    try {
+      const gauge = (text: string, name: string): number =>
+        Number(new RegExp(`^${name} ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
+      await waitUntil(
+        'the lag gauges to show the overdue swap and the waiting earnings',
+        async () => {
+          const text = await metrics();
+          return (
+            gauge(text, 'poller_oldest_due_swap_lag_seconds\\{lane="live"\\}') > 3000 &&
+            gauge(text, 'poller_earnings_oldest_pending_age_seconds') > 1100
+          );
+        },
+        // Measured every 10 s.
+        30_000,
+        250,
+      );
+      const text = await metrics();
+      expect(gauge(text, 'poller_oldest_due_swap_lag_seconds\\{lane="live"\\}')).toBeLessThan(3700);
+      expect(gauge(text, 'poller_earnings_oldest_pending_age_seconds')).toBeLessThan(1300);
+      expect(text).toMatch(/^dependency_up\{dependency="postgres"\} 1$/m);
+      expect(text).toMatch(/^dependency_up\{dependency="redis"\} 1$/m);
+    } finally {
+      await db.query('DELETE FROM earnings_pending WHERE swap_id = $1', [waiting]);
+      await db.query('DELETE FROM swaps WHERE id = $1', [overdue]);
+    }
+    await waitUntil(
+      'the lag gauge to clear once nothing is overdue',
+      async () => /^poller_oldest_due_swap_lag_seconds\{lane="live"\} 0$/m.test(await metrics()),
+      30_000,
+      250,
+    );
+  });
+
   it('counts upstream errors and retries the batch later', async () => {
     const id = await createFloatSwap();
     await sandbox.control.setFault({ method: 'getTransactions', mode: 'http_500', count: 2 });

@@ -180,6 +180,41 @@ describe('Webhooks', () => {
       expect(metrics).toContain('webhook_endpoint_disables_total');
     }, 40_000);
 
+    it('shows on /metrics how long each endpoint has been owed a delivery, while it is', async () => {
+      receiver.answer('/owed', 500);
+      const endpoint = await createEndpoint(tester, {
+        url: `${receiver.url}/owed`,
+        events: ['swap.created'],
+      });
+      await createTestSwap(tester);
+      const metricsUrl = `http://127.0.0.1:${(poller.probes.address() as AddressInfo).port}/metrics`;
+      const series = new RegExp(
+        `^webhook_endpoint_oldest_pending_age_seconds\\{endpoint="${endpoint.id}"\\} ([\\d.e+-]+)$`,
+        'm',
+      );
+      let age = NaN;
+      await waitUntil(
+        'the owed endpoint to show on /metrics',
+        async () => {
+          age = Number(series.exec(await (await fetch(metricsUrl)).text())?.[1] ?? NaN);
+          return age >= 0;
+        },
+        // The backlog is measured every 5 s.
+        15_000,
+        100,
+      );
+      expect(age).toBeLessThan(60);
+
+      // Disabled, it is owed nothing any more: its series goes.
+      await db.query('UPDATE webhook_endpoints SET enabled = false WHERE id = $1', [endpoint.id]);
+      await waitUntil(
+        'the endpoint to leave /metrics',
+        async () => !series.test(await (await fetch(metricsUrl)).text()),
+        15_000,
+        100,
+      );
+    });
+
     it('retries a receiver answering 500, 500, then 200: three attempts under /deliveries', async () => {
       receiver.answer('/flaky', 500, 500, 200);
       const endpoint = await createEndpoint(tester, {

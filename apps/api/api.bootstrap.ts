@@ -2,6 +2,7 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import type { Logger as Pino } from 'pino';
 import { ApiConfig } from '#app/config';
+import { addDependencyGauge, HealthService } from '#app/health';
 import { configureHttpApp, strictExpressAdapter, type PipelineStep } from '#app/http';
 import { PinoNestLogger } from '#app/logging';
 import { ApiModule } from './api.module.js';
@@ -31,6 +32,7 @@ export async function createApiApp(
     },
   );
   const limits = app.get(RequestLimits);
+  addDependencyGauge(app.get(ApiMetrics).registry, app.get(HealthService));
   configureHttpApp(app, {
     logger,
     trustProxyHops: config.trustProxyHops,

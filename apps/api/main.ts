@@ -1,15 +1,8 @@
-import 'reflect-metadata';
-import { loadApiConfig } from '#app/config';
-import { initProcessLogging, resolveLogFormat } from '#app/logging';
-import { runMigrations } from '#app/persistence';
+import { loadTracingConfig } from '#app/config';
 import { runProcess } from '#app/process';
-import { createApiApp } from './api.bootstrap.js';
+import { startTracing } from '#app/tracing';
 
-await runProcess('api', async () => {
-  const config = loadApiConfig(process.env);
-  const logger = initProcessLogging(config.logLevel, resolveLogFormat(process.env, 'json'));
-  await runMigrations(config.database.url);
-  const app = await createApiApp(config, logger);
-  await app.listen(config.port, '0.0.0.0');
-  logger.info({ port: config.port, env: config.appEnv, version: config.version }, 'api listening');
-});
+// Tracing, when configured, wraps express, pg, ioredis and http as they load: the api is
+// imported only once it has started (docs/decisions.md, "Tracing").
+await runProcess('api', () => startTracing(loadTracingConfig(process.env, 'swap-api')));
+await import('./api.start.js');

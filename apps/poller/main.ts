@@ -1,23 +1,8 @@
-import 'reflect-metadata';
-import type { AddressInfo } from 'node:net';
-import { loadPollerConfig } from '#app/config';
-import { initProcessLogging, resolveLogFormat } from '#app/logging';
-import { runMigrations } from '#app/persistence';
+import { loadTracingConfig } from '#app/config';
 import { runProcess } from '#app/process';
-import { startPoller } from './poller.bootstrap.js';
+import { startTracing } from '#app/tracing';
 
-await runProcess('poller', async () => {
-  const config = loadPollerConfig(process.env);
-  const logger = initProcessLogging(config.logLevel, resolveLogFormat(process.env, 'json'));
-  await runMigrations(config.database.url);
-  const poller = await startPoller(config, logger);
-  process.once('SIGTERM', () => void poller.probes.close());
-  logger.info(
-    {
-      healthPort: (poller.probes.address() as AddressInfo).port,
-      intervalMs: config.pollIntervalMs,
-      owner: poller.owner,
-    },
-    'poller started',
-  );
-});
+// Tracing, when configured, wraps express, pg, ioredis and http as they load: the poller is
+// imported only once it has started (docs/decisions.md, "Tracing").
+await runProcess('poller', () => startTracing(loadTracingConfig(process.env, 'swap-poller')));
+await import('./poller.start.js');

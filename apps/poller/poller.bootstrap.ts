@@ -4,7 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import type { Logger as Pino } from 'pino';
 import { Registry } from 'prom-client';
 import { PollerConfig } from '#app/config';
-import { HealthService, startProbeServer } from '#app/health';
+import { addDependencyGauge, HealthService, startProbeServer } from '#app/health';
 import { PinoNestLogger } from '#app/logging';
 import { PollMetrics } from '#app/polling';
 import { WebhookMetrics } from '#app/webhooks';
@@ -32,12 +32,13 @@ export async function startPoller(
   if (options.shutdownHooks ?? true) {
     context.enableShutdownHooks();
   }
-  const probes = await startProbeServer(
-    config.healthPort,
-    context.get(HealthService),
-    Registry.merge([context.get(PollMetrics).registry, context.get(WebhookMetrics).registry]),
-    options.host,
-  );
+  const health = context.get(HealthService);
+  const metrics = Registry.merge([
+    context.get(PollMetrics).registry,
+    context.get(WebhookMetrics).registry,
+  ]);
+  addDependencyGauge(metrics, health);
+  const probes = await startProbeServer(config.healthPort, health, metrics, options.host);
   return {
     context,
     probes,

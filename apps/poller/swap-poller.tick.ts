@@ -10,6 +10,7 @@ import {
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { PollMetrics, SwapPollingService, type PollLane } from '#app/polling';
 import { SwapsRepository } from '#app/swaps';
+import { traceRoot } from '#app/tracing';
 
 export interface PollerTickOptions {
   /** `POLLER_TICK_MS`: how often the poller looks for due live swaps. */
@@ -19,6 +20,9 @@ export interface PollerTickOptions {
 }
 
 export const POLLER_TICK_OPTIONS = Symbol('POLLER_TICK_OPTIONS');
+
+/** The lag gauges are refreshed this often, not every tick. */
+const LAG_EVERY_MS = 10_000;
 
 /**
  * The poller's clocks, one per lane (a provider in a mode): a tick every `tickMs` that never
@@ -32,6 +36,7 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
   /** Lease owner: unique per process and per instance (tests run several in one process). */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
   private readonly inFlight = new Set<Promise<void>>();
+  private readonly lagMeasuredAt = new Map<PollLane['name'], number>();
   private stopping = false;
 
   constructor(
@@ -64,10 +69,23 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
     this.logger.log({ owner: this.owner, released }, 'poller stopped');
   }
 
-  /** One tick of one lane: every failure inside is already decided; what reaches here is counted, logged. */
+  /**
+   * One tick of one lane, a trace of its own when tracing is on: every failure inside is already
+   * decided; what reaches here is counted, logged.
+   */
   async tick(lane: PollLane): Promise<void> {
     try {
-      await this.polling.pollDue(lane, this.owner, () => !this.stopping);
+      if (Date.now() - (this.lagMeasuredAt.get(lane.name) ?? 0) >= LAG_EVERY_MS) {
+        this.lagMeasuredAt.set(lane.name, Date.now());
+        await this.polling.measureLag(lane);
+      }
+      await traceRoot('poller.refresh_round', { 'poller.lane': lane.name }, async (notes) => {
+        const report = await this.polling.pollDue(lane, this.owner, () => !this.stopping);
+        notes.add({
+          'poller.swaps_refreshed': report.refreshed,
+          'poller.provider_calls': report.calls,
+        });
+      });
     } catch (error: unknown) {
       this.metrics.tickFailures.inc();
       this.logger.error(

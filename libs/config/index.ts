@@ -1,3 +1,4 @@
 export * from './app.config.js';
 export * from './config.error.js';
 export * from './config.module.js';
+export * from './tracing.config.js';

@@ -195,6 +195,15 @@ export class EarningsRepository {
     );
   }
 
+  /** How long the oldest queued earnings have waited to be booked, in ms; 0 when none wait. */
+  async oldestPendingAgeMs(): Promise<number> {
+    const [row] = await this.dataSource.query<{ age_ms: number | null }[]>(
+      `SELECT EXTRACT(EPOCH FROM now() - min(created_at))::float8 * 1000 AS age_ms
+         FROM earnings_pending`,
+    );
+    return Math.max(0, row?.age_ms ?? 0);
+  }
+
   /** Leases up to `limit` queued earnings to `owner`, oldest first; a dead poller's come back. */
   async claimPending(owner: string, limit: number, leaseMs: number): Promise<PendingEarnings[]> {
     const rows = await this.dataSource.query<[PendingRow[], number] | PendingRow[]>(

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
+import { KEY_VALUE_STORE, type KeyValueStore, type StoreHealth } from '#app/redis';
 
 /** Flat Health object of the spec. */
 export interface HealthReport {
@@ -69,6 +69,15 @@ export class HealthService {
       ok: dbState === 'up' && redisState === 'up',
       checks: { db: dbState, redis: redisState },
     };
+  }
+
+  /** Whether Postgres and Redis answer a ping now (`dependency_up` on `/metrics`). */
+  async dependencies(): Promise<{ postgres: boolean; redis: StoreHealth }> {
+    const [postgres, redis] = await Promise.all([
+      this.pingDatabase(),
+      this.store.health(PROBE_TIMEOUT_MS),
+    ]);
+    return { postgres, redis };
   }
 
   private async pingDatabase(): Promise<boolean> {

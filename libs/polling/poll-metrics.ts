@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Counter, Histogram, Summary } from 'prom-client';
+import { Counter, Gauge, Histogram, Summary } from 'prom-client';
 import type { ProviderName } from '#app/domain';
 import { budgetExhaustionCounter, createAppRegistry } from '#app/metrics';
 import type { UpstreamCallEvent } from '#app/provider';
@@ -72,6 +72,17 @@ export class PollMetrics {
   readonly payoutsCreated = new Counter({
     name: 'poller_payouts_created_total',
     help: 'Payouts that became due.',
+    registers: [this.registry],
+  });
+  readonly oldestDueLag = new Gauge({
+    name: 'poller_oldest_due_swap_lag_seconds',
+    help: 'How overdue the most overdue active swap of each lane is: time since the provider last confirmed it (or since it was created) beyond one poll interval; 0 when none is overdue.',
+    labelNames: ['lane'] as const,
+    registers: [this.registry],
+  });
+  readonly earningsPendingAge = new Gauge({
+    name: 'poller_earnings_oldest_pending_age_seconds',
+    help: 'How long the oldest finished live swap has waited for its earnings to be booked; 0 when none waits.',
     registers: [this.registry],
   });
   readonly tickFailures = new Counter({

@@ -161,6 +161,18 @@ export class SwapPollingService {
     return report;
   }
 
+  /**
+   * Refreshes the lane's lag gauge (its most overdue swap) and, for the live lane, the age of the
+   * oldest earnings still to book: what the alerts on a stalled poller watch.
+   */
+  async measureLag(lane: PollLane): Promise<void> {
+    const lagMs = await this.swaps.oldestDueLagMs(lane, lane.intervalMs);
+    this.metrics.oldestDueLag.set({ lane: lane.name }, lagMs / 1000);
+    if (lane.livemode) {
+      this.metrics.earningsPendingAge.set((await this.earnings.oldestPendingAgeMs()) / 1000);
+    }
+  }
+
   private async listActive(
     lane: PollLane,
     cycle: PollCycle,

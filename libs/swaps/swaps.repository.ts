@@ -95,6 +95,22 @@ export class SwapsRepository {
   }
 
   /**
+   * How overdue the lane's most overdue active swap is, in ms: the time since the provider last
+   * confirmed it (or since it was created) beyond `intervalMs`; 0 when none is overdue.
+   */
+  async oldestDueLagMs(scope: PollScope, intervalMs: number): Promise<number> {
+    const [row] = await this.dataSource.query<{ lag_ms: number | null }[]>(
+      `SELECT EXTRACT(EPOCH FROM now() - min(coalesce(last_seen_at, created_at)))::float8 * 1000
+              - $2 AS lag_ms
+         FROM swaps
+        WHERE provider = $3 AND livemode = $1 AND status NOT IN (${TERMINAL_SQL})
+          AND provider_transaction_id IS NOT NULL`,
+      [scope.livemode, intervalMs, scope.provider],
+    );
+    return Math.max(0, row?.lag_ms ?? 0);
+  }
+
+  /**
    * The lane's still active swaps behind these provider transactions, with their org's fee and
    * how late each is: how long past `intervalMs` since it was last confirmed (or created).
    */

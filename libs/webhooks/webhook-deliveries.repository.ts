@@ -28,6 +28,13 @@ export interface ClaimedDelivery {
   event: PartnerEvent;
 }
 
+/** What the poller's backlog gauges show. */
+export interface WebhookBacklog {
+  pending: number;
+  oldestAgeSeconds: number;
+  endpoints: { endpointId: string; oldestAgeSeconds: number }[];
+}
+
 /** How evenly a claim shares the sending slots between endpoints. */
 export interface ClaimFairness {
   /** Sends in flight at once to one endpoint, across every poller. */
@@ -427,17 +434,27 @@ export class WebhookDeliveriesRepository {
     }));
   }
 
-  /** Pending deliveries of enabled endpoints, and how long the oldest has waited. */
-  async backlog(now: Date): Promise<{ pending: number; oldestAgeSeconds: number }> {
-    const [row] = await queryRows<{ pending: number; oldest: Date | null }>(
+  /**
+   * Pending deliveries of enabled endpoints, how long the oldest has waited, and the same age
+   * per endpoint that is owed any, longest waiting first.
+   */
+  async backlog(now: Date): Promise<WebhookBacklog> {
+    const rows = await queryRows<{ endpoint_id: string; pending: number; oldest: Date }>(
       this.dataSource,
-      `SELECT count(*)::int AS pending, min(d.created_at) AS oldest
+      `SELECT d.endpoint_id, count(*)::int AS pending, min(d.created_at) AS oldest
          FROM webhook_deliveries d JOIN webhook_endpoints w ON w.id = d.endpoint_id
-        WHERE d.status = 'pending' AND w.enabled`,
+        WHERE d.status = 'pending' AND w.enabled
+        GROUP BY d.endpoint_id
+        ORDER BY oldest`,
     );
+    const age = (oldest: Date): number => Math.max(0, (now.getTime() - oldest.getTime()) / 1000);
     return {
-      pending: row.pending,
-      oldestAgeSeconds: row.oldest ? Math.max(0, (now.getTime() - row.oldest.getTime()) / 1000) : 0,
+      pending: rows.reduce((sum, row) => sum + row.pending, 0),
+      oldestAgeSeconds: rows.length > 0 ? age(rows[0].oldest) : 0,
+      endpoints: rows.map((row) => ({
+        endpointId: row.endpoint_id,
+        oldestAgeSeconds: age(row.oldest),
+      })),
     };
   }
 

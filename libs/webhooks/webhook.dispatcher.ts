@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { AuditLogRepository, CredentialCipher } from '#app/partners';
+import { traceRoot, type SpanNotes } from '#app/tracing';
 import {
   nextAttemptAt,
   sendWebhook,
@@ -18,7 +19,7 @@ import {
   type EndpointCircuit,
 } from './webhook-endpoints.repository.js';
 import { WEBHOOK_RESOLVER } from './webhook-endpoints.service.js';
-import { WebhookMetrics } from './webhook.metrics.js';
+import { ENDPOINTS_SHOWN, WebhookMetrics } from './webhook.metrics.js';
 import { signFor } from './webhook-signing.js';
 
 export interface WebhookDeliveryOptions {
@@ -94,14 +95,44 @@ export class WebhookDispatcher {
     const backlog = await this.deliveries.backlog(now);
     this.metrics.pending.set(backlog.pending);
     this.metrics.oldestPendingAge.set(backlog.oldestAgeSeconds);
+    // An endpoint that is owed nothing any more drops out, rather than staying at its last age.
+    this.metrics.endpointOldestPendingAge.reset();
+    for (const endpoint of backlog.endpoints.slice(0, ENDPOINTS_SHOWN)) {
+      this.metrics.endpointOldestPendingAge.set(
+        { endpoint: endpoint.endpointId },
+        endpoint.oldestAgeSeconds,
+      );
+    }
   }
 
   releaseLeases(owner: string): Promise<number> {
     return this.deliveries.releaseLeases(owner);
   }
 
-  /** Sends one leased delivery and writes back what came of it. */
-  async deliver(owner: string, delivery: ClaimedDelivery, now: Date): Promise<void> {
+  /**
+   * Sends one leased delivery and writes back what came of it: a trace of its own when tracing is
+   * on, naming the endpoint by id (never its URL, which may carry the partner's token).
+   */
+  deliver(owner: string, delivery: ClaimedDelivery, now: Date): Promise<void> {
+    return traceRoot(
+      'webhook.send',
+      {
+        'app.organization_id': delivery.organizationId,
+        'webhook.endpoint_id': delivery.endpointId,
+        'webhook.event_id': delivery.event.id,
+        'webhook.event_type': delivery.event.type,
+        'webhook.attempt': delivery.attempts + 1,
+      },
+      (notes) => this.send(owner, delivery, now, notes),
+    );
+  }
+
+  private async send(
+    owner: string,
+    delivery: ClaimedDelivery,
+    now: Date,
+    notes: SpanNotes,
+  ): Promise<void> {
     const body = JSON.stringify(delivery.event);
     const result = await sendWebhook(
       {
@@ -130,6 +161,10 @@ export class WebhookDispatcher {
       error: result.error,
       durationMs: result.durationMs,
     };
+    notes.add({
+      'webhook.outcome': outcome.status === 'pending' ? 'retry' : outcome.status,
+      ...(result.httpStatus === null ? {} : { 'http.response.status_code': result.httpStatus }),
+    });
     if (!(await this.deliveries.recordAttempt(owner, delivery, now, outcome))) {
       this.metrics.leaseLost.inc();
       return;

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 
+/** Endpoints shown one by one: the longest waiting, so a series per endpoint stays bounded. */
+export const ENDPOINTS_SHOWN = 50;
+
 /**
  * What the poller's webhook loop exposes on `/metrics`. Its own registry, without the process
  * metrics: the poller merges it into the registry its probe server shows.
@@ -11,6 +14,7 @@ export class WebhookMetrics {
   readonly deliveries: Counter<'outcome'>;
   readonly pending: Gauge;
   readonly oldestPendingAge: Gauge;
+  readonly endpointOldestPendingAge: Gauge<'endpoint'>;
   readonly endpointDisables: Counter;
   readonly leaseLost: Counter;
 
@@ -30,6 +34,12 @@ export class WebhookMetrics {
     this.oldestPendingAge = new Gauge({
       name: 'webhook_oldest_pending_age_seconds',
       help: 'How long the oldest delivery still owed to an enabled endpoint has waited.',
+      registers,
+    });
+    this.endpointOldestPendingAge = new Gauge({
+      name: 'webhook_endpoint_oldest_pending_age_seconds',
+      help: `How long the oldest delivery still owed to each enabled endpoint has waited, for the ${ENDPOINTS_SHOWN} endpoints that waited longest.`,
+      labelNames: ['endpoint'] as const,
       registers,
     });
     this.endpointDisables = new Counter({
