@@ -1,8 +1,7 @@
 import { Module } from '@nestjs/common';
-import { APP_SETTINGS, requireSetting, type AppSettings, type ProviderConfig } from '#app/config';
+import { APP_SETTINGS, type AppSettings } from '#app/config';
 import { UPSTREAM_GATES, UpstreamGateModule, type UpstreamGates } from '#app/rate-limit';
 import { KEY_VALUE_STORE, RedisModule, type KeyValueStore } from '#app/redis';
-import { ChangellyAdapter } from './changelly.adapter.js';
 import type { UpstreamCallEvent } from './upstream-call.runner.js';
 import { LIQUIDITY_PROVIDER } from './liquidity-provider.js';
 import {
@@ -10,6 +9,7 @@ import {
   LiquidityProviders,
   ModeRoutedProvider,
 } from './mode-routed.provider.js';
+import { createLiquidityProviders } from './provider.factory.js';
 
 /** Told about every call that reached the provider (metrics). */
 export type UpstreamCallListener = (event: UpstreamCallEvent) => void;
@@ -49,19 +49,12 @@ export class UpstreamCallListeners {
         cache: KeyValueStore,
         gates: UpstreamGates,
         listeners: UpstreamCallListeners,
-      ) => {
-        const adapter = (config: ProviderConfig, budget: 'live' | 'test') =>
-          new ChangellyAdapter(config, {
-            cache,
-            gate: gates.forBudget(budget),
-            onCall: listeners.notify,
-          });
-        const test = settings.testProvider;
-        return new LiquidityProviders(
-          adapter(requireSetting(settings, 'provider'), 'live'),
-          test ? adapter(test, 'test') : null,
-        );
-      },
+      ): LiquidityProviders =>
+        createLiquidityProviders('changelly', settings, {
+          cache,
+          gates,
+          onCall: listeners.notify,
+        }),
       inject: [APP_SETTINGS, KEY_VALUE_STORE, UPSTREAM_GATES, UpstreamCallListeners],
     },
     {
