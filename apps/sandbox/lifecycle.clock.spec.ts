@@ -20,6 +20,7 @@ function currency(ticker: string): SandboxCurrency {
 function transaction(type: SwapMode): SandboxTransaction {
   return {
     id: 'tx1',
+    provider: 'changelly',
     type,
     from: currency('btc'),
     to: currency('eth'),
@@ -27,6 +28,7 @@ function transaction(type: SwapMode): SandboxTransaction {
     payoutAddress: 'payout',
     refundAddress: null,
     userMetadata: null,
+    payload: null,
     amountExpectedFrom: new Decimal('0.1'),
     amountExpectedTo: new Decimal('2'),
     networkFee: new Decimal('0.0006'),
@@ -34,6 +36,7 @@ function transaction(type: SwapMode): SandboxTransaction {
     createdAtMs: T0,
     payTillMs: type === 'fixed' ? T0 + PAY_WINDOW_MS : null,
     status: 'new',
+    statusSinceMs: T0,
     clock: null,
     deposit: null,
     payout: null,

@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { CATALOGUE, type SandboxCurrency } from './catalogue.js';
 import { Market } from './market.js';
+import { SpreadBook } from './spread.book.js';
 
 function currency(ticker: string): SandboxCurrency {
   const found = CATALOGUE.find((c) => c.ticker === ticker);
@@ -15,11 +16,12 @@ describe(Market.name, () => {
   const btc = currency('btc');
   const eth = currency('eth');
   const usdt = currency('usdtrx');
+  const spreads = new SpreadBook(CATALOGUE, 42);
 
   it('starts at the reference prices and walks reproducibly from the seed', () => {
-    const sut = new Market(CATALOGUE, 42, 1000, start);
-    const twin = new Market(CATALOGUE, 42, 1000, start);
-    const other = new Market(CATALOGUE, 43, 1000, start);
+    const sut = new Market(CATALOGUE, 42, 1000, start, spreads);
+    const twin = new Market(CATALOGUE, 42, 1000, start, spreads);
+    const other = new Market(CATALOGUE, 43, 1000, start, spreads);
 
     expect(sut.usdPrice(btc, start).toFixed()).toBe('65000');
     const later = start + 10_500;
@@ -29,9 +31,9 @@ describe(Market.name, () => {
   });
 
   it('keeps fixed bounds inside float bounds', () => {
-    const sut = new Market(CATALOGUE, 42, 1000, start);
+    const sut = new Market(CATALOGUE, 42, 1000, start, spreads);
     for (const c of CATALOGUE) {
-      const bounds = sut.bounds(c, start + 5000);
+      const bounds = sut.bounds('changelly', c, start + 5000);
       expect(bounds.minFloat.lte(bounds.minFixed)).toBe(true);
       expect(bounds.minFixed.lte(bounds.maxFixed)).toBe(true);
       expect(bounds.maxFixed.lte(bounds.maxFloat)).toBe(true);
@@ -39,11 +41,11 @@ describe(Market.name, () => {
   });
 
   it('takes the float fee and the fixed spread off the market rate, at payout precision', () => {
-    const sut = new Market(CATALOGUE, 42, 1000, start);
+    const sut = new Market(CATALOGUE, 42, 1000, start, spreads);
     const amount = new Decimal('0.1');
 
-    const float = sut.floatPrice(btc, eth, amount, start);
-    const fixed = sut.fixedPrice(btc, eth, amount, start);
+    const float = sut.floatPrice('changelly', btc, eth, amount, start);
+    const fixed = sut.fixedPrice('changelly', btc, eth, amount, start);
 
     const gross = amount.mul(sut.rate(btc, eth, start));
     expect(float.amountTo.plus(float.fee).lte(gross)).toBe(true);
