@@ -118,7 +118,10 @@ export class SandboxControl {
   async spreads(from: string, to: string): Promise<Record<ProviderName, number>> {
     const query = new URLSearchParams({ from, to });
     return (
-      await this.send<{ spreads: Record<ProviderName, number> }>('GET', `/sandbox/spreads?${query}`)
+      await this.send<{ spreads: Record<ProviderName, number> }>(
+        'GET',
+        `/sandbox/spreads?${query.toString()}`,
+      )
     ).spreads;
   }
 
