@@ -53,4 +53,42 @@ describe(Market.name, () => {
     expect(float.amountTo.decimalPlaces()).toBeLessThanOrEqual(eth.precision);
     expect(fixed.amountTo.decimalPlaces()).toBeLessThanOrEqual(eth.precision);
   });
+
+  it("takes each provider's spread off the market rate, for float and fixed alike", () => {
+    const book = new SpreadBook(CATALOGUE, 42);
+    book.set('changelly', 'btc', 'eth', 0);
+    book.set('changenow', 'btc', 'eth', 100);
+    const sut = new Market(CATALOGUE, 42, 1000, start, book);
+    const amount = new Decimal('0.1');
+
+    const market = sut.rate(btc, eth, start);
+
+    expect(sut.providerRate('changelly', btc, eth, start).toFixed()).toBe(market.toFixed());
+    expect(sut.providerRate('changenow', btc, eth, start).toFixed()).toBe(
+      market.mul('0.99').toSignificantDigits(12).toFixed(),
+    );
+    expect(sut.floatPrice('changenow', btc, eth, amount, start).rate.toFixed()).toBe(
+      market.mul('0.99').toSignificantDigits(12).toFixed(),
+    );
+    expect(
+      sut
+        .fixedPrice('changenow', btc, eth, amount, start)
+        .amountTo.lt(sut.fixedPrice('changelly', btc, eth, amount, start).amountTo),
+    ).toBe(true);
+  });
+
+  it("bounds ChangeNOW at 0.8 × Changelly's minimum and 1.25 × its maximum", () => {
+    const sut = new Market(CATALOGUE, 42, 1000, start, spreads);
+    for (const c of CATALOGUE) {
+      const changelly = sut.bounds('changelly', c, start);
+      const changenow = sut.bounds('changenow', c, start);
+      const scale = Math.min(c.precision, 8);
+      expect(changenow.minFloat.toFixed()).toBe(
+        changelly.minFloat.mul('0.8').toDecimalPlaces(scale, Decimal.ROUND_UP).toFixed(),
+      );
+      expect(changenow.maxFixed.toFixed()).toBe(
+        changelly.maxFixed.mul('1.25').toDecimalPlaces(scale, Decimal.ROUND_DOWN).toFixed(),
+      );
+    }
+  });
 });

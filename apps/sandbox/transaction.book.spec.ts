@@ -234,6 +234,30 @@ describe(TransactionBook.name, () => {
     });
   });
 
+  it("keeps each provider's transactions to itself, ids in its style and unique across both", () => {
+    const changelly = open('float');
+    const changenow = open('float', 'payout', T0, 'changenow');
+
+    expect(changenow.id).toMatch(/^[0-9a-f]{14}$/);
+    expect(changenow.id).not.toBe(changelly.id);
+    expect(sut.get('changenow', changelly.id, T0)).toBeNull();
+    expect(sut.get('changenow', changenow.id, T0)).toBe(changenow);
+    expect(sut.list(anyQuery, T0).map((tx) => tx.id)).toEqual([changelly.id]);
+    expect(sut.list({ ...anyQuery, provider: 'changenow' }, T0).map((tx) => tx.id)).toEqual([
+      changenow.id,
+    ]);
+    expect(sut.find(changenow.id, T0)).toBe(changenow);
+  });
+
+  it('lists what was created in a window, newest first', () => {
+    const first = open('float', 'payout', T0, 'changenow');
+    const second = open('float', 'payout', T0 + 10, 'changenow');
+    open('float', 'payout', T0 + 20, 'changenow');
+    const window = { ...anyQuery, provider: 'changenow' as const, sinceMs: T0, untilMs: T0 + 10 };
+
+    expect(sut.matching(window, T0 + 30).map((tx) => tx.id)).toEqual([second.id, first.id]);
+  });
+
   it('forgets every transaction on clear', () => {
     const tx = open('float');
     sut.clear();
