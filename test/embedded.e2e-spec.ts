@@ -54,7 +54,7 @@ describe('Embedded start (npm start)', () => {
   let child: ChildProcess;
   let output = '';
   let apiUrl: string;
-  let ports: { api: number; poller: number };
+  let ports: { api: number; poller: number; sandbox: number };
 
   beforeAll(async () => {
     dataDir = await mkdtemp(join(tmpdir(), 'embedded-start-'));
@@ -67,7 +67,7 @@ describe('Embedded start (npm start)', () => {
       await freePort(),
     ];
     apiUrl = `http://127.0.0.1:${port}`;
-    ports = { api: port, poller: pollerPort };
+    ports = { api: port, poller: pollerPort, sandbox: sandboxPort };
     // A group of its own, like the foreground job of a terminal: Ctrl-C signals the whole group.
     child = spawn(process.execPath, ['dist/apps/embedded/main.js'], {
       detached: true,
@@ -138,6 +138,17 @@ describe('Embedded start (npm start)', () => {
     expect(await listeningAddresses(ports.poller)).toEqual(['127.0.0.1']);
     expect(output).toContain(`API:              http://127.0.0.1:${ports.api}`);
     expect(output).toContain('Listening on:     127.0.0.1 only');
+  });
+
+  it('starts the sandbox serving both providers, ChangeNOW behind a key of its own', async () => {
+    const changelly = await fetch(`http://127.0.0.1:${ports.sandbox}/v2`, { method: 'POST' });
+    const changenow = await fetch(
+      `http://127.0.0.1:${ports.sandbox}/changenow/v2/exchange/currencies?active=true`,
+    );
+
+    expect(changelly.status).toBe(401);
+    expect(changenow.status).toBe(401);
+    expect(await changenow.json()).toEqual({ error: 'unauthorized', message: 'Invalid api key' });
   });
 
   it('prints the dashboard address and a demo owner who signs in to the demo organization', async () => {

@@ -451,6 +451,7 @@ describe(ChangellyAdapter.name, () => {
             database: { url: testDatabaseUrl(), timeoutMs: 5000 },
             redis: { url: testRedisUrl(), keyPrefix: `${testRedisPrefix()}provider-module:` },
             credentialEncryptionKey: randomBytes(32),
+            providers: ['changelly'],
             provider: testProviderConfig(sandbox.url),
             testProvider: null,
             upstreamPriority: 'partner',

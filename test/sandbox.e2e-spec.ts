@@ -6,6 +6,7 @@ import { generateAddress, isChain, validateAddress, type Chain } from '#app/chai
 import { ErrorCode } from '#app/errors';
 import { MemoryStore } from '#app/redis';
 import {
+  CHANGENOW_API_KEY_HEADER,
   ChangellyAdapter,
   ProviderError,
   providerAuthHeaders,
@@ -13,7 +14,12 @@ import {
   type ProviderTransaction,
 } from '#app/provider';
 import { providerKeyPair } from './support/keys.js';
-import { startTestSandbox, testProviderConfig, type TestSandbox } from './support/sandbox.js';
+import {
+  startTestSandbox,
+  TEST_CHANGENOW_API_KEY,
+  testProviderConfig,
+  type TestSandbox,
+} from './support/sandbox.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -115,6 +121,8 @@ describe('SandboxProvider', () => {
       );
       expect(currency('xrp').extraIdName).toEqual(expect.any(String));
       expect(currency('xlm').extraIdName).toEqual(expect.any(String));
+      expect(tickers).not.toContain('dai');
+      expect(tickers).not.toContain('link');
       expect(currency('etc').enabled).toBe(false);
       expect(currency('dash')).toMatchObject({
         enabled: true,
@@ -477,6 +485,8 @@ describe('SandboxProvider', () => {
       });
       expect(stats.perSecond.reduce((sum, b) => sum + b.calls, 0)).toBe(3);
       expect(stats.maxCallsPerSecond).toBeGreaterThanOrEqual(1);
+      expect(stats.providers.changelly).toMatchObject({ calls: stats.calls, totalCalls: 3 });
+      expect(stats.providers.changenow).toMatchObject({ calls: {}, totalCalls: 0 });
     });
 
     it('reset forgets transactions and restarts the seeded sequence', async () => {
@@ -502,6 +512,561 @@ describe('SandboxProvider', () => {
       expect(await response.json()).toMatchObject({
         error: { type: 'validation_error', param: 'mode' },
       });
+    });
+  });
+
+  describe('ChangeNOW API', () => {
+    const KEY = { [CHANGENOW_API_KEY_HEADER]: TEST_CHANGENOW_API_KEY };
+
+    async function call(
+      path: string,
+      init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+    ): Promise<{ status: number; headers: Headers; text: string; json: () => unknown }> {
+      const response = await fetch(`${sandbox.changenowUrl}/v2/${path}`, {
+        method: init.method ?? 'GET',
+        headers: {
+          ...(init.headers ?? KEY),
+          ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      const text = await response.text();
+      return {
+        status: response.status,
+        headers: response.headers,
+        text,
+        json: () => JSON.parse(text),
+      };
+    }
+
+    const pair = (from: string, fromNetwork: string, to: string, toNetwork: string) =>
+      `fromCurrency=${from}&fromNetwork=${fromNetwork}&toCurrency=${to}&toNetwork=${toNetwork}`;
+
+    async function createExchange(
+      body: Record<string, unknown> = {},
+    ): Promise<Record<string, unknown>> {
+      const created = await call('exchange', {
+        method: 'POST',
+        body: {
+          fromCurrency: 'btc',
+          fromNetwork: 'btc',
+          toCurrency: 'usdt',
+          toNetwork: 'eth',
+          fromAmount: '0.05',
+          address: address('ethereum'),
+          flow: 'standard',
+          type: 'direct',
+          ...body,
+        },
+      });
+      expect(created.status).toBe(200);
+      return created.json() as Record<string, unknown>;
+    }
+
+    afterEach(async () => {
+      await sandbox.control.clearFaults();
+      await sandbox.control.restoreSpreads();
+    });
+
+    it('refuses a call without the configured key with 401, as ChangeNOW does, and counts it', async () => {
+      const before = (await sandbox.control.stats()).providers.changenow.rejected.unauthorized;
+
+      const missing = await call('exchange/currencies', { headers: {} });
+      const wrong = await call('exchange/currencies', {
+        headers: { [CHANGENOW_API_KEY_HEADER]: 'not-the-key-at-all-000' },
+      });
+
+      for (const answer of [missing, wrong]) {
+        expect(answer.status).toBe(401);
+        expect(answer.json()).toEqual({ error: 'unauthorized', message: 'Invalid api key' });
+      }
+      expect((await sandbox.control.stats()).providers.changenow.rejected.unauthorized).toBe(
+        before + 2,
+      );
+    });
+
+    it("lists Changelly's catalogue less bch plus dai and link, as tickers on networks", async () => {
+      const all = (await call('exchange/currencies')).json() as Record<string, unknown>[];
+      const active = (await call('exchange/currencies?active=true')).json() as Record<
+        string,
+        unknown
+      >[];
+      const names = active.map((c) => `${String(c.ticker)}/${String(c.network)}`);
+
+      expect(names).toEqual(
+        expect.arrayContaining([
+          'usdt/trx',
+          'usdt/eth',
+          'bnb/bsc',
+          'pol/matic',
+          'dai/eth',
+          'link/eth',
+        ]),
+      );
+      expect(names).not.toContain('bch/bch');
+      expect(all.map((c) => c.ticker)).toContain('etc');
+      expect(names).not.toContain('etc/etc');
+      expect(active.find((c) => c.ticker === 'dai')).toEqual({
+        ticker: 'dai',
+        name: 'Dai (ERC20)',
+        image: expect.any(String),
+        hasExternalId: false,
+        isExtraIdSupported: false,
+        isFiat: false,
+        featured: false,
+        isStable: true,
+        supportsFixedRate: true,
+        network: 'eth',
+        tokenContract: '0x6B175474E89094C44Da98b954EedeAC495271d0F',
+        buy: true,
+        sell: true,
+        legacyTicker: 'dai',
+      });
+      expect(active.every((c) => c.supportsFixedRate === true)).toBe(true);
+    });
+
+    it('answers a range per flow, and pair_is_inactive for a pair it does not offer', async () => {
+      const standard = await call(
+        `exchange/range?${pair('btc', 'btc', 'eth', 'eth')}&flow=standard`,
+      );
+      const fixed = await call(
+        `exchange/range?${pair('btc', 'btc', 'eth', 'eth')}&flow=fixed-rate`,
+      );
+      const toDash = await call(`exchange/range?${pair('btc', 'btc', 'dash', 'dash')}`);
+      const bch = await call(`exchange/range?${pair('bch', 'bch', 'eth', 'eth')}`);
+
+      expect(standard.json()).toEqual({
+        fromCurrency: 'btc',
+        fromNetwork: 'btc',
+        toCurrency: 'eth',
+        toNetwork: 'eth',
+        flow: 'standard',
+        minAmount: expect.any(Number),
+        maxAmount: expect.any(Number),
+      });
+      const [s, f] = [standard.json(), fixed.json()] as { minAmount: number; maxAmount: number }[];
+      expect(f.minAmount).toBeGreaterThan(s.minAmount);
+      expect(f.maxAmount).toBeLessThan(s.maxAmount);
+      for (const refused of [toDash, bch]) {
+        expect(refused.status).toBe(400);
+        expect(refused.json()).toEqual({ error: 'pair_is_inactive', message: 'Pair is inactive' });
+      }
+    });
+
+    it('estimates a standard flow, and a fixed one with a rate id valid for a minute', async () => {
+      const standard = await call(
+        `exchange/estimated-amount?${pair('btc', 'btc', 'eth', 'eth')}&fromAmount=0.1&flow=standard`,
+      );
+      const fixed = await call(
+        `exchange/estimated-amount?${pair('btc', 'btc', 'eth', 'eth')}&fromAmount=0.1&flow=fixed-rate&useRateId=true`,
+      );
+
+      expect(standard.json()).toMatchObject({
+        flow: 'standard',
+        type: 'direct',
+        rateId: null,
+        validUntil: null,
+        depositFee: 0,
+        withdrawalFee: 0.0006,
+        fromAmount: 0.1,
+        toAmount: expect.any(Number),
+      });
+      const locked = fixed.json() as { rateId: string; validUntil: string; toAmount: number };
+      expect(locked.rateId).toMatch(/^[a-z0-9]{32}$/);
+      expect(Date.parse(locked.validUntil) - Date.now()).toBeGreaterThan(50_000);
+      expect(locked.toAmount).toBeLessThan((standard.json() as { toAmount: number }).toAmount);
+    });
+
+    it.each([
+      ['0.00000001', 'less than the minimal'],
+      ['100000', 'more than the maximal'],
+    ])('answers out_of_range for %s', async (amountFrom, words) => {
+      const answer = await call(
+        `exchange/estimated-amount?${pair('btc', 'btc', 'eth', 'eth')}&fromAmount=${amountFrom}`,
+      );
+
+      expect(answer.status).toBe(400);
+      expect(answer.json()).toEqual({
+        error: 'out_of_range',
+        message: expect.stringContaining(words),
+      });
+    });
+
+    it('creates an exchange that keeps its payload, found by id and in the list, newest first', async () => {
+      const first = await createExchange({ payload: { userMetadata: 'attempt:one' } });
+      const second = await createExchange();
+
+      const byId = await call(`exchange/by-id?id=${String(first.id)}`);
+      const listed = (await call('exchanges?limit=2')).json() as {
+        count: number;
+        exchanges: { id: string; payload: unknown }[];
+      };
+
+      expect(first).toMatchObject({
+        id: expect.stringMatching(/^[0-9a-f]{14}$/),
+        flow: 'standard',
+        type: 'direct',
+        status: 'new',
+        fromCurrency: 'btc',
+        toCurrency: 'usdt',
+        toNetwork: 'eth',
+        fromAmount: 0.05,
+        payload: { userMetadata: 'attempt:one' },
+        validUntil: null,
+      });
+      expect(byId.json()).toMatchObject({
+        id: first.id,
+        status: 'new',
+        flow: 'standard',
+        expectedAmountFrom: 0.05,
+        expectedAmountTo: first.toAmount,
+        amountFrom: null,
+        depositReceivedAt: null,
+        payload: { userMetadata: 'attempt:one' },
+      });
+      expect(listed.exchanges.map((e) => e.id)).toEqual([second.id, first.id]);
+      expect(listed.exchanges[1]?.payload).toEqual({ userMetadata: 'attempt:one' });
+      expect(listed.count).toBeGreaterThanOrEqual(2);
+    });
+
+    it('lists only the exchanges created in [dateFrom, dateTo]', async () => {
+      const from = new Date().toISOString();
+      const inside = await createExchange();
+      const to = new Date().toISOString();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await createExchange();
+
+      const listed = (await call(`exchanges?dateFrom=${from}&dateTo=${to}&limit=100`)).json() as {
+        exchanges: { id: string }[];
+      };
+
+      expect(listed.exchanges.map((e) => e.id)).toEqual([inside.id]);
+    });
+
+    it('redeems a rate id once, for its own pair and amount', async () => {
+      const rateId = (
+        (
+          await call(
+            `exchange/estimated-amount?${pair('eth', 'eth', 'btc', 'btc')}&fromAmount=1&flow=fixed-rate&useRateId=true`,
+          )
+        ).json() as { rateId: string }
+      ).rateId;
+      const fixed = {
+        fromCurrency: 'eth',
+        fromNetwork: 'eth',
+        toCurrency: 'btc',
+        toNetwork: 'btc',
+        fromAmount: '1',
+        address: address('bitcoin'),
+        flow: 'fixed-rate',
+        rateId,
+      };
+
+      const otherAmount = await call('exchange', {
+        method: 'POST',
+        body: { ...fixed, fromAmount: '2' },
+      });
+      const created = await call('exchange', { method: 'POST', body: fixed });
+      const again = await call('exchange', { method: 'POST', body: fixed });
+
+      expect(otherAmount.json()).toMatchObject({ error: 'not_valid_params' });
+      expect(created.json()).toMatchObject({ flow: 'fixed-rate', validUntil: expect.any(String) });
+      expect(again.status).toBe(400);
+      expect(again.json()).toEqual({
+        error: 'rate_id_not_found_or_expired',
+        message: 'Rate id not found or expired',
+      });
+    });
+
+    it('refuses bad addresses, a bad payload and a body that is not JSON', async () => {
+      const payout = await call('exchange', {
+        method: 'POST',
+        body: {
+          fromCurrency: 'btc',
+          fromNetwork: 'btc',
+          toCurrency: 'eth',
+          toNetwork: 'eth',
+          fromAmount: '0.05',
+          address: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD',
+        },
+      });
+      const refund = await call('exchange', {
+        method: 'POST',
+        body: {
+          fromCurrency: 'btc',
+          fromNetwork: 'btc',
+          toCurrency: 'eth',
+          toNetwork: 'eth',
+          fromAmount: '0.05',
+          address: address('ethereum'),
+          refundAddress: 'nope',
+        },
+      });
+      const payload = await call('exchange', {
+        method: 'POST',
+        body: {
+          fromCurrency: 'btc',
+          fromNetwork: 'btc',
+          toCurrency: 'eth',
+          toNetwork: 'eth',
+          fromAmount: '0.05',
+          address: address('ethereum'),
+          payload: { note: 'x'.repeat(65) },
+        },
+      });
+      const garbage = await fetch(`${sandbox.changenowUrl}/v2/exchange`, {
+        method: 'POST',
+        headers: { ...KEY, 'Content-Type': 'application/json' },
+        body: '{not json',
+      });
+
+      expect(payout.json()).toEqual({ error: 'not_valid_address', message: 'Invalid address' });
+      expect(refund.json()).toEqual({
+        error: 'not_valid_address',
+        message: 'Invalid refund address',
+      });
+      expect(payload.json()).toMatchObject({ error: 'not_valid_params' });
+      expect(garbage.status).toBe(400);
+      expect(await garbage.json()).toMatchObject({ error: 'not_valid_params' });
+    });
+
+    it('answers 404 not_found for an id it does not know, and for a Changelly id', async () => {
+      const changelly = await sut.createTransaction({
+        from: 'btc',
+        to: 'eth',
+        amountFrom: '0.05',
+        address: address('ethereum'),
+      });
+
+      for (const id of ['ffffffffffffff', changelly.id]) {
+        const answer = await call(`exchange/by-id?id=${id}`);
+        expect(answer.status).toBe(404);
+        expect(answer.json()).toEqual({ error: 'not_found', message: 'Transaction not found' });
+      }
+    });
+
+    it('checks an address on the network it names', async () => {
+      const good = await call(
+        `validate/address?currency=trx&address=TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`,
+      );
+      const bad = await call(
+        'validate/address?currency=eth&address=0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD',
+      );
+
+      expect(good.json()).toEqual({ result: true, message: null, isActivated: null });
+      expect(bad.json()).toEqual({
+        result: false,
+        message: expect.stringMatching(/checksum/),
+        isActivated: null,
+      });
+    });
+
+    it("moves through the lifecycle on the control API, in ChangeNOW's words", async () => {
+      const created = await createExchange();
+      const id = String(created.id);
+
+      const view = await sandbox.control.deposit(id);
+      await sandbox.control.forceStatus(id, 'hold');
+      const held = (await call(`exchange/by-id?id=${id}`)).json() as Record<string, unknown>;
+      await sandbox.control.forceStatus(id, 'finished');
+      const done = (await call(`exchange/by-id?id=${id}`)).json() as Record<string, unknown>;
+
+      expect(view).toMatchObject({ id, provider: 'changenow', status: 'confirming' });
+      expect(held.status).toBe('verifying');
+      expect(done).toMatchObject({
+        status: 'finished',
+        amountFrom: 0.05,
+        amountTo: created.toAmount,
+        depositReceivedAt: expect.stringMatching(ISO),
+        payinHash: expect.stringMatching(/^[0-9a-f]{64}$/),
+        payoutHash: expect.stringMatching(/^0x[0-9a-f]{64}$/),
+      });
+    });
+
+    it('sets, reads and restores a spread per provider, pair and direction', async () => {
+      const seeded = await sandbox.control.spreads('btc', 'eth');
+      const quote = async () =>
+        (
+          (
+            await call(
+              `exchange/estimated-amount?${pair('btc', 'btc', 'eth', 'eth')}&fromAmount=0.1`,
+            )
+          ).json() as { toAmount: number }
+        ).toAmount;
+
+      await sandbox.control.setSpread('changenow', 'btc', 'eth', 0);
+      const best = await quote();
+      await sandbox.control.setSpread('changenow', 'btc', 'eth', 500);
+      const worse = await quote();
+      const set = await sandbox.control.spreads('btc', 'eth');
+      await sandbox.control.restoreSpreads();
+
+      expect(seeded.changelly).toBeGreaterThanOrEqual(0);
+      expect(seeded.changenow).toBeGreaterThanOrEqual(0);
+      expect(set).toEqual({ changelly: seeded.changelly, changenow: 500 });
+      expect(worse).toBeLessThan(best * 0.96);
+      expect(await sandbox.control.spreads('btc', 'eth')).toEqual(seeded);
+    });
+
+    it('refuses a spread on a currency the provider does not list', async () => {
+      await expect(sandbox.control.setSpread('changelly', 'dai', 'eth', 10)).rejects.toThrow(
+        /400.*param.*from/,
+      );
+      await expect(sandbox.control.setSpread('changenow', 'btc', 'eth', -1)).rejects.toThrow(/400/);
+    });
+
+    it('reset restores the seeded spreads', async () => {
+      const seeded = await sandbox.control.spreads('eth', 'btc');
+      await sandbox.control.setSpread('changelly', 'eth', 'btc', 999);
+
+      await sandbox.control.reset();
+
+      expect(await sandbox.control.spreads('eth', 'btc')).toEqual(seeded);
+    });
+
+    it.each([
+      ['non_json', {}, 200, /<html>/],
+      ['empty_result', {}, 200, /^\{\}$/],
+      ['rpc_error', {}, 400, /"error":"out_of_range"/],
+      [
+        'rpc_error',
+        { code: 'pair_is_inactive', message: 'Nope' },
+        400,
+        /"pair_is_inactive","message":"Nope"/,
+      ],
+      ['rate_limit', {}, 429, /"too_many_requests"/],
+      ['http_500', {}, 500, /Internal Server Error/],
+    ] as const)(
+      'serves the fault %s %j on its operation only',
+      async (mode, extra, status, body) => {
+        await sandbox.control.setFault({ provider: 'changenow', method: 'range', mode, ...extra });
+
+        const spoiled = await call(`exchange/range?${pair('btc', 'btc', 'eth', 'eth')}`);
+        const next = await call(`exchange/range?${pair('btc', 'btc', 'eth', 'eth')}`);
+
+        expect(spoiled.status).toBe(status);
+        expect(spoiled.text).toMatch(body);
+        if (mode === 'rate_limit') {
+          expect(spoiled.headers.get('retry-after')).toBe('1');
+        }
+        expect(next.status).toBe(200);
+      },
+    );
+
+    it('carries a timed-out create out and holds its answer back', async () => {
+      const payout = address('ethereum');
+      await sandbox.control.setFault({
+        provider: 'changenow',
+        method: 'exchange',
+        mode: 'timeout',
+        delayMs: 60_000,
+      });
+
+      const pending = fetch(`${sandbox.changenowUrl}/v2/exchange`, {
+        method: 'POST',
+        headers: { ...KEY, 'Content-Type': 'application/json' },
+        body: JSON.stringify({
+          fromCurrency: 'btc',
+          fromNetwork: 'btc',
+          toCurrency: 'eth',
+          toNetwork: 'eth',
+          fromAmount: '0.05',
+          address: payout,
+        }),
+        signal: AbortSignal.timeout(500),
+      });
+      await expect(pending).rejects.toThrow();
+
+      const listed = (await call('exchanges?limit=5')).json() as {
+        exchanges: { payoutAddress: string }[];
+      };
+      expect(listed.exchanges[0]?.payoutAddress).toBe(payout);
+    });
+
+    it('keeps faults per provider: a default fault is Changelly’s, and DELETE clears both', async () => {
+      await sandbox.control.setFault({ method: '*', mode: 'http_500' });
+      await sandbox.control.setFault({ provider: 'changenow', method: 'by-id', mode: 'http_500' });
+
+      const faults = await (await fetch(`${sandbox.baseUrl}/sandbox/faults`)).json();
+      const changenowCall = await call('exchange/currencies');
+      await sandbox.control.clearFaults();
+      const cleared = await (await fetch(`${sandbox.baseUrl}/sandbox/faults`)).json();
+
+      expect(faults).toEqual({
+        faults: [
+          { provider: 'changelly', method: '*', mode: 'http_500', remaining: 1 },
+          { provider: 'changenow', method: 'by-id', mode: 'http_500', remaining: 1 },
+        ],
+      });
+      expect(changenowCall.status).toBe(200);
+      expect(cleared).toEqual({ faults: [] });
+    });
+
+    it('refuses a fault whose code does not fit its provider', async () => {
+      await expect(
+        sandbox.control.setFault({
+          provider: 'changenow',
+          method: 'range',
+          mode: 'rpc_error',
+          code: -32600,
+        }),
+      ).rejects.toThrow(/400/);
+      await expect(
+        sandbox.control.setFault({
+          method: 'getExchangeAmount',
+          mode: 'rpc_error',
+          code: 'out_of_range',
+        }),
+      ).rejects.toThrow(/400/);
+    });
+
+    it('counts each operation under its name, apart from Changelly’s calls', async () => {
+      await sandbox.control.reset();
+      await call('exchange/currencies');
+      await call(`exchange/range?${pair('btc', 'btc', 'eth', 'eth')}`);
+      await call(`exchange/estimated-amount?${pair('btc', 'btc', 'eth', 'eth')}&fromAmount=0.1`);
+      const created = await createExchange();
+      await call(`exchange/by-id?id=${String(created.id)}`);
+      await call('exchanges');
+      await call('validate/address?currency=btc&address=1A1zP1eP5QGefi2DMPTfTL5SLmv7DivfNa');
+
+      const stats = await sandbox.control.stats();
+
+      expect(stats.providers.changenow).toMatchObject({
+        calls: {
+          currencies: 1,
+          range: 1,
+          'estimated-amount': 1,
+          exchange: 1,
+          'by-id': 1,
+          exchanges: 1,
+          'validate-address': 1,
+        },
+        totalCalls: 7,
+      });
+      expect(stats.totalCalls).toBe(0);
+      expect(stats.calls).toEqual({});
+      expect(stats.providers.changelly.totalCalls).toBe(0);
+    });
+
+    it('gives transaction ids unique across both providers', async () => {
+      await sandbox.control.reset();
+      const ids = new Set<string>();
+      for (let i = 0; i < 5; i++) {
+        ids.add(String((await createExchange()).id));
+        ids.add(
+          (
+            await sut.createTransaction({
+              from: 'btc',
+              to: 'eth',
+              amountFrom: '0.05',
+              address: address('ethereum'),
+            })
+          ).id,
+        );
+      }
+
+      expect(ids.size).toBe(10);
     });
   });
 });

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { randomBytes } from 'node:crypto';
 import { isIP } from 'node:net';
 import {
   loadApiConfig,
@@ -31,6 +32,7 @@ await runProcess('embedded', async () => {
     SANDBOX_PUBLIC_KEY: secrets.providerPublicKeyPem,
     // A local receiver (http://127.0.0.1:…) is what a developer's webhooks go to.
     WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+    PROVIDERS: 'changelly,changenow',
     ...process.env,
   };
   // A person at a terminal reads lines; piped to a file or a collector, it stays JSON.
@@ -91,17 +93,31 @@ await runProcess('embedded', async () => {
     env.DATABASE_URL = postgres.url;
     shutdown.unshift(() => postgres.stop());
   }
-  // The in-process sandbox stands in for whichever provider the operator did not name: the
-  // live one for a demo, the test one always (test mode needs no real provider).
-  if (!embedded.providerUrl || !embedded.testProviderUrl) {
+  // The in-process sandbox stands in for whichever provider endpoint the operator did not name:
+  // the live ones for a demo, the test ones always (test mode needs no real provider). It serves
+  // both providers; its ChangeNOW key is made up for this run and given only to the endpoints
+  // it stands in for, never an operator's real key.
+  const { providerUrl, testProviderUrl, changenowUrl, testChangenowUrl } = embedded;
+  if (!providerUrl || !testProviderUrl || !changenowUrl || !testChangenowUrl) {
+    const sandboxKey = randomBytes(24).toString('hex');
     const sandbox = await step(() =>
-      startSandbox(loadSandboxConfig(env), logger, { shutdownHooks: false }),
+      startSandbox(loadSandboxConfig({ ...env, CHANGENOW_API_KEY: sandboxKey }), logger, {
+        shutdownHooks: false,
+      }),
     );
     if (!sandbox) {
       return;
     }
     env.PROVIDER_URL ??= sandbox.url;
     env.TEST_PROVIDER_URL ??= sandbox.url;
+    if (!changenowUrl) {
+      env.CHANGENOW_URL = sandbox.changenowUrl;
+      env.CHANGENOW_API_KEY = sandboxKey;
+    }
+    if (!testChangenowUrl) {
+      env.TEST_CHANGENOW_URL = sandbox.changenowUrl;
+      env.TEST_CHANGENOW_API_KEY = sandboxKey;
+    }
     shutdown.unshift(() => sandbox.close());
   }
 

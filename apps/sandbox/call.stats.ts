@@ -1,3 +1,5 @@
+import type { ProviderName } from '#app/domain';
+
 export interface SecondBucket {
   /** Unix second. */
   second: number;
@@ -5,8 +7,8 @@ export interface SecondBucket {
   methods: Record<string, number>;
 }
 
-/** What `GET /sandbox/stats` answers; later suites assert upstream budgets with it. */
-export interface SandboxStats {
+/** One provider's counts; later suites assert upstream budgets with them. */
+export interface CallStatsSnapshot {
   totalCalls: number;
   calls: Record<string, number>;
   getTransactions: {
@@ -27,6 +29,17 @@ export interface SandboxStats {
   rejected: { unauthorized: number; malformed: number };
 }
 
+/** A provider's counts under `providers` in `GET /sandbox/stats`. */
+export type ProviderCallStats = Omit<CallStatsSnapshot, 'getTransactions' | 'perSecond'>;
+
+/**
+ * What `GET /sandbox/stats` answers: Changelly's counts at the top, as before ChangeNOW joined,
+ * and each provider's under `providers`.
+ */
+export interface SandboxStats extends CallStatsSnapshot {
+  providers: Record<ProviderName, ProviderCallStats>;
+}
+
 const WINDOW_MS = 1000;
 
 /** Counts every authenticated call by method, by wall-clock second and in a sliding window. */
@@ -36,7 +49,7 @@ export class CallStats {
   /** Times of the calls of the last `WINDOW_MS`, oldest first. */
   private readonly recent: number[] = [];
 
-  private static empty(): SandboxStats {
+  private static empty(): CallStatsSnapshot {
     return {
       totalCalls: 0,
       calls: {},
@@ -105,7 +118,14 @@ export class CallStats {
     this.recent.length = 0;
   }
 
-  snapshot(): SandboxStats {
+  /** The counts every provider has, without Changelly's listing details. */
+  summary(): ProviderCallStats {
+    const { totalCalls, calls, maxCallsPerSecond, maxCallsInAnyWindow, faultsServed, rejected } =
+      this.snapshot();
+    return { totalCalls, calls, maxCallsPerSecond, maxCallsInAnyWindow, faultsServed, rejected };
+  }
+
+  snapshot(): CallStatsSnapshot {
     const copy = structuredClone(this.stats);
     copy.perSecond = [...this.seconds.values()]
       .sort((a, b) => a.second - b.second)

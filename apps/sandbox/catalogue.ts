@@ -1,4 +1,11 @@
 import type { Chain } from '#app/chains';
+import type { ProviderName } from '#app/domain';
+
+/** How ChangeNOW names a currency: a ticker on a network. */
+export interface ChangeNowName {
+  ticker: string;
+  network: string;
+}
 
 /** One currency the sandbox lists: its wire fields plus what pricing needs. */
 export interface SandboxCurrency {
@@ -20,18 +27,21 @@ export interface SandboxCurrency {
   contractAddress?: string;
   /** Stablecoins do not walk. */
   stable?: boolean;
+  /** The providers that list it: Changelly's catalogue and ChangeNOW's differ a little. */
+  listedBy: readonly ProviderName[];
+  /** Its name on ChangeNOW's side. */
+  changenow: ChangeNowName;
 }
 
-type Entry = Omit<
-  SandboxCurrency,
-  'enabled' | 'enabledFrom' | 'enabledTo' | 'fixRateEnabled' | 'extraIdName'
-> &
-  Partial<
-    Pick<
-      SandboxCurrency,
-      'enabled' | 'enabledFrom' | 'enabledTo' | 'fixRateEnabled' | 'extraIdName'
-    >
-  >;
+type Defaulted =
+  | 'enabled'
+  | 'enabledFrom'
+  | 'enabledTo'
+  | 'fixRateEnabled'
+  | 'extraIdName'
+  | 'listedBy'
+  | 'changenow';
+type Entry = Omit<SandboxCurrency, Defaulted> & Partial<Pick<SandboxCurrency, Defaulted>>;
 
 const ENTRIES: Entry[] = [
   {
@@ -73,6 +83,8 @@ const ENTRIES: Entry[] = [
     usd: '400',
     networkFee: '0.0005',
     payinConfirmations: 6,
+    // The one currency ChangeNOW's catalogue lacks.
+    listedBy: ['changelly'],
   },
   {
     ticker: 'doge',
@@ -125,6 +137,7 @@ const ENTRIES: Entry[] = [
     payinConfirmations: 20,
     stable: true,
     contractAddress: 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t',
+    changenow: { ticker: 'usdt', network: 'trx' },
   },
   {
     ticker: 'usdt20',
@@ -137,6 +150,7 @@ const ENTRIES: Entry[] = [
     payinConfirmations: 12,
     stable: true,
     contractAddress: '0xdAC17F958D2ee523a2206206994597C13D831ec7',
+    changenow: { ticker: 'usdt', network: 'eth' },
   },
   {
     ticker: 'usdc',
@@ -149,6 +163,7 @@ const ENTRIES: Entry[] = [
     payinConfirmations: 12,
     stable: true,
     contractAddress: '0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48',
+    changenow: { ticker: 'usdc', network: 'eth' },
   },
   {
     ticker: 'bnbbsc',
@@ -159,6 +174,7 @@ const ENTRIES: Entry[] = [
     usd: '580',
     networkFee: '0.0005',
     payinConfirmations: 15,
+    changenow: { ticker: 'bnb', network: 'bsc' },
   },
   {
     ticker: 'pol',
@@ -169,6 +185,7 @@ const ENTRIES: Entry[] = [
     usd: '0.5',
     networkFee: '0.1',
     payinConfirmations: 128,
+    changenow: { ticker: 'pol', network: 'matic' },
   },
   {
     ticker: 'xrp',
@@ -219,13 +236,50 @@ const ENTRIES: Entry[] = [
     enabledFrom: false,
     enabledTo: false,
   },
+  // ChangeNOW's two more: ERC-20 tokens, so their addresses pass the strict check.
+  {
+    ticker: 'dai',
+    fullName: 'Dai (ERC20)',
+    blockchain: 'ethereum',
+    protocol: 'ERC20',
+    precision: 18,
+    usd: '1',
+    networkFee: '2.5',
+    payinConfirmations: 12,
+    stable: true,
+    contractAddress: '0x6B175474E89094C44Da98b954EedeAC495271d0F',
+    listedBy: ['changenow'],
+    changenow: { ticker: 'dai', network: 'eth' },
+  },
+  {
+    ticker: 'link',
+    fullName: 'Chainlink (ERC20)',
+    blockchain: 'ethereum',
+    protocol: 'ERC20',
+    precision: 18,
+    usd: '14',
+    networkFee: '0.2',
+    payinConfirmations: 12,
+    contractAddress: '0x514910771AF9Ca656af840dff83E8264EcF986CA',
+    listedBy: ['changenow'],
+    changenow: { ticker: 'link', network: 'eth' },
+  },
 ];
 
+/** Every currency the sandbox prices, whichever provider lists it. */
 export const CATALOGUE: readonly SandboxCurrency[] = ENTRIES.map((entry) => ({
   enabled: true,
   enabledFrom: entry.enabled ?? true,
   enabledTo: entry.enabled ?? true,
   fixRateEnabled: true,
   extraIdName: null,
+  listedBy: ['changelly', 'changenow'],
+  // A native coin is its own ticker on its own network.
+  changenow: { ticker: entry.ticker, network: entry.ticker },
   ...entry,
 }));
+
+/** What `provider` lists, in catalogue order. */
+export function listedBy(provider: ProviderName): readonly SandboxCurrency[] {
+  return CATALOGUE.filter((c) => c.listedBy.includes(provider));
+}

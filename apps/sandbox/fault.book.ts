@@ -1,3 +1,5 @@
+import type { ProviderName } from '#app/domain';
+
 export const FAULT_MODES = [
   'non_json',
   'empty_result',
@@ -9,19 +11,24 @@ export const FAULT_MODES = [
 export type FaultMode = (typeof FAULT_MODES)[number];
 
 export interface Fault {
-  /** A JSON-RPC method name, or `*` for any. */
+  /** Whose API it spoils. */
+  provider: ProviderName;
+  /** A JSON-RPC method or a ChangeNOW operation, or `*` for any. */
   method: string;
   mode: FaultMode;
   /** Calls still to be spoiled. */
   remaining: number;
-  code?: number;
+  /** `rpc_error`: a JSON-RPC code for Changelly, an error word for ChangeNOW. */
+  code?: number | string;
   message?: string;
   delayMs?: number;
 }
 
-/** Faults armed through the control API; each matching call consumes one. */
+/** One provider's faults armed through the control API; each matching call consumes one. */
 export class FaultBook {
   private faults: Fault[] = [];
+
+  constructor(readonly provider: ProviderName) {}
 
   add(fault: Fault): void {
     this.faults.push(fault);

@@ -20,6 +20,7 @@ function currency(ticker: string): SandboxCurrency {
 function transaction(type: SwapMode): SandboxTransaction {
   return {
     id: 'tx1',
+    provider: 'changelly',
     type,
     from: currency('btc'),
     to: currency('eth'),
@@ -27,6 +28,7 @@ function transaction(type: SwapMode): SandboxTransaction {
     payoutAddress: 'payout',
     refundAddress: null,
     userMetadata: null,
+    payload: null,
     amountExpectedFrom: new Decimal('0.1'),
     amountExpectedTo: new Decimal('2'),
     networkFee: new Decimal('0.0006'),
@@ -34,6 +36,7 @@ function transaction(type: SwapMode): SandboxTransaction {
     createdAtMs: T0,
     payTillMs: type === 'fixed' ? T0 + PAY_WINDOW_MS : null,
     status: 'new',
+    statusSinceMs: T0,
     clock: null,
     deposit: null,
     payout: null,
@@ -43,6 +46,19 @@ function transaction(type: SwapMode): SandboxTransaction {
 
 describe(LifecycleClock.name, () => {
   const sut = new LifecycleClock({ stepMs: STEP_MS, floatWindowMs: FLOAT_WINDOW_MS });
+
+  it('dates each status from when the swap entered it, a deadline from the deadline', () => {
+    const running = sut.enter(transaction('float'), 'confirming', T0 + 5);
+    expect(running.statusSinceMs).toBe(T0 + 5);
+    expect(sut.advance(running, T0 + 5 + 2 * STEP_MS + 3).statusSinceMs).toBe(T0 + 5 + 2 * STEP_MS);
+    expect(sut.advance(running, T0 + 5 + 9 * STEP_MS).statusSinceMs).toBe(T0 + 5 + 3 * STEP_MS);
+
+    const waiting = transaction('float');
+    expect(sut.advance(waiting, T0 + FLOAT_WINDOW_MS + 50)).toMatchObject({
+      status: 'overdue',
+      statusSinceMs: T0 + FLOAT_WINDOW_MS,
+    });
+  });
 
   it('walks a deposited swap one step per stepMs and dates the payout on entering sending', () => {
     const tx = sut.enter(transaction('float'), 'confirming', T0);

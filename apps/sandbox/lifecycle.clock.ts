@@ -54,10 +54,13 @@ export class LifecycleClock {
   /** Brings a transaction up to `now`. */
   advance(tx: SandboxTransaction, now: number): SandboxTransaction {
     if (tx.status === 'new' && tx.clock === null) {
+      const windowEndMs = tx.createdAtMs + this.timing.floatWindowMs;
       if (tx.payTillMs !== null && now > tx.payTillMs) {
         tx.status = 'expired';
-      } else if (tx.type === 'float' && now > tx.createdAtMs + this.timing.floatWindowMs) {
+        tx.statusSinceMs = tx.payTillMs;
+      } else if (tx.type === 'float' && now > windowEndMs) {
         tx.status = 'overdue';
+        tx.statusSinceMs = windowEndMs;
       }
       return tx;
     }
@@ -75,6 +78,9 @@ export class LifecycleClock {
       }
     }
     const step = LIFECYCLE_STEPS[index] ?? 'finished';
+    if (index > from) {
+      tx.statusSinceMs = tx.clock.sinceMs + (index - from) * this.timing.stepMs;
+    }
     tx.status = step;
     if (step === 'finished') {
       tx.clock = null;
@@ -88,6 +94,7 @@ export class LifecycleClock {
    */
   enter(tx: SandboxTransaction, status: ProviderStatus, now: number): SandboxTransaction {
     tx.status = status;
+    tx.statusSinceMs = now;
     if (status === 'sending' || status === 'finished') {
       tx.moneySentMs ??= now;
     }

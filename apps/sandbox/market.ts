@@ -1,6 +1,8 @@
 import { Decimal } from 'decimal.js';
+import type { ProviderName } from '#app/domain';
 import type { SandboxCurrency } from './catalogue.js';
 import { SeededRandom } from './seeded-random.js';
+import type { SpreadBook } from './spread.book.js';
 
 /** Provider fee on float swaps, taken in the payout currency. */
 export const FLOAT_FEE = new Decimal('0.005');
@@ -14,6 +16,12 @@ const BOUNDS_USD = {
   minFixed: new Decimal(20),
   maxFixed: new Decimal(25_000),
 };
+
+/**
+ * ChangeNOW's bounds against Changelly's: a lower minimum and a higher maximum in both flows, so
+ * an amount near either end has only one provider (docs/decisions.md, "The sandbox serves both").
+ */
+const CHANGENOW_BOUNDS = { min: new Decimal('0.8'), max: new Decimal('1.25') };
 
 export interface PairBounds {
   minFloat: Decimal;
@@ -42,8 +50,8 @@ function boundScale(currency: SandboxCurrency): number {
 
 /**
  * Prices: the reference USD table moved by a seeded random walk, one step per `stepMs` of
- * wall time since the last reset. The walk has its own generator, so the prices at a given
- * moment do not depend on which calls were made before.
+ * wall time since the last reset, each provider's spread taken off. The walk has its own
+ * generator, so the prices at a given moment do not depend on which calls were made before.
  */
 export class Market {
   private random: SeededRandom;
@@ -56,6 +64,7 @@ export class Market {
     private readonly seed: number,
     private readonly stepMs: number,
     now: number,
+    private readonly spreads: SpreadBook,
   ) {
     this.random = new SeededRandom(seed ^ 0x5eed);
     this.epoch = now;
@@ -80,11 +89,36 @@ export class Market {
     return this.usdPrice(from, now).div(this.usdPrice(to, now)).toSignificantDigits(12);
   }
 
-  bounds(from: SandboxCurrency, now: number): PairBounds {
+  /** What `provider` quotes: the market rate less its spread on the pair. */
+  providerRate(
+    provider: ProviderName,
+    from: SandboxCurrency,
+    to: SandboxCurrency,
+    now: number,
+  ): Decimal {
+    const spread = new Decimal(this.spreads.bps(provider, from.ticker, to.ticker)).div(10_000);
+    return this.rate(from, to, now).mul(Decimal.sub(1, spread)).toSignificantDigits(12);
+  }
+
+  bounds(provider: ProviderName, from: SandboxCurrency, now: number): PairBounds {
     const price = this.usdPrice(from, now);
     const scale = boundScale(from);
-    const up = (usd: Decimal) => usd.div(price).toDecimalPlaces(scale, Decimal.ROUND_UP);
-    const down = (usd: Decimal) => usd.div(price).toDecimalPlaces(scale, Decimal.ROUND_DOWN);
+    const [low, high] =
+      provider === 'changenow'
+        ? [CHANGENOW_BOUNDS.min, CHANGENOW_BOUNDS.max]
+        : [new Decimal(1), new Decimal(1)];
+    const up = (usd: Decimal) =>
+      usd
+        .div(price)
+        .toDecimalPlaces(scale, Decimal.ROUND_UP)
+        .mul(low)
+        .toDecimalPlaces(scale, Decimal.ROUND_UP);
+    const down = (usd: Decimal) =>
+      usd
+        .div(price)
+        .toDecimalPlaces(scale, Decimal.ROUND_DOWN)
+        .mul(high)
+        .toDecimalPlaces(scale, Decimal.ROUND_DOWN);
     return {
       minFloat: up(BOUNDS_USD.minFloat),
       maxFloat: down(BOUNDS_USD.maxFloat),
@@ -94,12 +128,13 @@ export class Market {
   }
 
   floatPrice(
+    provider: ProviderName,
     from: SandboxCurrency,
     to: SandboxCurrency,
     amountFrom: Decimal,
     now: number,
   ): FloatPrice {
-    const rate = this.rate(from, to, now);
+    const rate = this.providerRate(provider, from, to, now);
     const gross = amountFrom.mul(rate);
     const fee = gross.mul(FLOAT_FEE).toDecimalPlaces(to.precision, Decimal.ROUND_UP);
     const amountTo = gross.minus(fee).toDecimalPlaces(to.precision, Decimal.ROUND_DOWN);
@@ -107,12 +142,15 @@ export class Market {
   }
 
   fixedPrice(
+    provider: ProviderName,
     from: SandboxCurrency,
     to: SandboxCurrency,
     amountFrom: Decimal,
     now: number,
   ): FixedPrice {
-    const rate = this.rate(from, to, now).mul(Decimal.sub(1, FIXED_SPREAD)).toSignificantDigits(12);
+    const rate = this.providerRate(provider, from, to, now)
+      .mul(Decimal.sub(1, FIXED_SPREAD))
+      .toSignificantDigits(12);
     const amountTo = amountFrom.mul(rate).toDecimalPlaces(to.precision, Decimal.ROUND_DOWN);
     return { rate, amountTo, networkFee: new Decimal(to.networkFee) };
   }

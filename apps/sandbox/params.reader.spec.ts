@@ -162,10 +162,12 @@ describe(ParamsReader.name, () => {
   describe('transactionsQuery', () => {
     it('defaults to any id, the first 10', () => {
       expect(ParamsReader.object({}).transactionsQuery()).toEqual({
+        provider: 'changelly',
         ids: null,
         payoutAddress: null,
         statuses: null,
         sinceMs: null,
+        untilMs: null,
         limit: 10,
         offset: 0,
       });
@@ -182,10 +184,12 @@ describe(ParamsReader.name, () => {
           offset: 5,
         }).transactionsQuery(),
       ).toEqual({
+        provider: 'changelly',
         ids: ten,
         payoutAddress: ethAddress,
         statuses: null,
         sinceMs: null,
+        untilMs: null,
         limit: 100,
         offset: 5,
       });

@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { isDecimalString, isProviderStatus, type ProviderStatus, type SwapMode } from '#app/domain';
 import { validateAddress } from '#app/chains';
-import { CATALOGUE, type SandboxCurrency } from './catalogue.js';
+import { listedBy, type SandboxCurrency } from './catalogue.js';
 import { amountAboveMax, amountBelowMin, INVALID_PARAMS, RpcFailure } from './rpc-failure.js';
 import type { TransactionsQuery } from './transaction.book.js';
 
@@ -13,7 +13,7 @@ export interface AmountRange {
   max: Decimal;
 }
 
-const CURRENCIES = new Map(CATALOGUE.map((c) => [c.ticker, c]));
+const CURRENCIES = new Map(listedBy('changelly').map((c) => [c.ticker, c]));
 const MAX_IDS = 10;
 const MAX_USER_METADATA = 1024;
 
@@ -144,10 +144,12 @@ export class ParamsReader {
     const limit = this.integer('limit', 10, 1, 100);
     const offset = this.integer('offset', 0, 0, Number.MAX_SAFE_INTEGER);
     return {
+      provider: 'changelly',
       ids,
       payoutAddress: this.text('payoutAddress') ?? null,
       statuses,
       sinceMs: since < 0 ? null : Math.floor(since / 1000),
+      untilMs: null,
       limit,
       offset,
     };

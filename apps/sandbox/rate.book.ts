@@ -65,10 +65,16 @@ export class RateBook {
     return rate;
   }
 
-  /** The rate, if a transaction may still use it; upstream's refusal otherwise. */
-  redeemable(id: string | undefined, now: number): FixedRate {
+  /** The rate, if a transaction may still use it; null when unknown, used or expired. */
+  usable(id: string | undefined, now: number): FixedRate | null {
     const rate = id === undefined ? undefined : this.rates.get(id);
-    if (!rate || rate.used || now >= rate.expiresAtMs) {
+    return !rate || rate.used || now >= rate.expiresAtMs ? null : rate;
+  }
+
+  /** The rate, if a transaction may still use it; Changelly's refusal otherwise. */
+  redeemable(id: string | undefined, now: number): FixedRate {
+    const rate = this.usable(id, now);
+    if (!rate) {
       throw new RpcFailure(INVALID_PARAMS, 'rateId was expired or already used');
     }
     return rate;

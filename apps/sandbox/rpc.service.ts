@@ -5,25 +5,21 @@ import { RPC_METHODS, verifyProviderRequest, type RpcMethod } from '#app/provide
 import { CallStats } from './call.stats.js';
 import { ExchangeService } from './exchange.service.js';
 import { FaultBook, type Fault } from './fault.book.js';
+import {
+  HeldAnswers,
+  HTTP_500_REPLY,
+  jsonReply,
+  NON_JSON_REPLY,
+  type HttpReply,
+} from './http-reply.js';
 import { idsRequested, listingOffset } from './params.reader.js';
 import { INVALID_REQUEST, RpcFailure } from './rpc-failure.js';
 import { SANDBOX_OPTIONS, type ResolvedSandboxOptions, SANDBOX_CONFIG } from './sandbox.options.js';
 
-/** An HTTP answer of the JSON-RPC endpoint. */
-export interface RpcReply {
-  status: number;
-  contentType: string;
-  body: string;
-}
-
 type RpcId = string | number | null;
 
-function json(status: number, payload: object): RpcReply {
-  return { status, contentType: 'application/json', body: JSON.stringify(payload) };
-}
-
-function rpcError(id: RpcId, code: number, message: string, status = 200): RpcReply {
-  return json(status, { jsonrpc: '2.0', id, error: { code, message } });
+function rpcError(id: RpcId, code: number, message: string, status = 200): HttpReply {
+  return jsonReply(status, { jsonrpc: '2.0', id, error: { code, message } });
 }
 
 /**
@@ -34,9 +30,9 @@ function rpcError(id: RpcId, code: number, message: string, status = 200): RpcRe
 export class RpcService implements OnApplicationShutdown {
   private readonly logger = new Logger(RpcService.name);
   private readonly publicKey: KeyObject;
-  readonly faults = new FaultBook();
+  readonly faults = new FaultBook('changelly');
   readonly stats = new CallStats();
-  private readonly held = new Set<{ timer: NodeJS.Timeout; release: () => void }>();
+  private readonly held = new HeldAnswers();
 
   constructor(
     @Inject(SANDBOX_CONFIG) config: SandboxConfig,
@@ -50,7 +46,7 @@ export class RpcService implements OnApplicationShutdown {
     body: Buffer,
     apiKey: string | undefined,
     signature: string | undefined,
-  ): Promise<RpcReply> {
+  ): Promise<HttpReply> {
     if (!verifyProviderRequest(this.publicKey, body, apiKey, signature)) {
       this.stats.rejected('unauthorized');
       this.logger.warn('rejected a call with a bad key or signature');
@@ -90,26 +86,25 @@ export class RpcService implements OnApplicationShutdown {
     }
     const reply = this.dispatch(id, method, params);
     if (fault?.mode === 'timeout') {
-      // The call took effect; only its answer is late, as with a real upstream timeout.
-      await this.hold(fault.delayMs ?? this.options.timeoutFaultMs);
+      await this.held.hold(fault.delayMs ?? this.options.timeoutFaultMs);
     }
     return reply;
   }
 
   onApplicationShutdown(): void {
-    for (const entry of this.held) {
-      clearTimeout(entry.timer);
-      entry.release();
-    }
-    this.held.clear();
+    this.held.releaseAll();
   }
 
-  private dispatch(id: RpcId, method: string, params: unknown): RpcReply {
+  private dispatch(id: RpcId, method: string, params: unknown): HttpReply {
     if (!(RPC_METHODS as readonly string[]).includes(method)) {
       return rpcError(id, -32601, 'Method not found');
     }
     try {
-      return json(200, { jsonrpc: '2.0', id, result: this.invoke(method as RpcMethod, params) });
+      return jsonReply(200, {
+        jsonrpc: '2.0',
+        id,
+        result: this.invoke(method as RpcMethod, params),
+      });
     } catch (error: unknown) {
       if (error instanceof RpcFailure) {
         return rpcError(id, error.code, error.message);
@@ -145,38 +140,24 @@ export class RpcService implements OnApplicationShutdown {
     }
   }
 
-  private faultReply(id: RpcId, fault: Fault): RpcReply {
+  private faultReply(id: RpcId, fault: Fault): HttpReply {
     switch (fault.mode) {
       case 'non_json':
-        return {
-          status: 200,
-          contentType: 'text/html',
-          body: '<html><body><h1>502 Bad Gateway</h1></body></html>',
-        };
+        return NON_JSON_REPLY;
       case 'empty_result':
-        return json(200, { jsonrpc: '2.0', id, result: [] });
+        return jsonReply(200, { jsonrpc: '2.0', id, result: [] });
       case 'rpc_error':
-        return rpcError(id, fault.code ?? -32603, fault.message ?? 'Internal error');
+        return rpcError(
+          id,
+          typeof fault.code === 'number' ? fault.code : -32603,
+          fault.message ?? 'Internal error',
+        );
       case 'rate_limit':
         return rpcError(id, INVALID_REQUEST, 'You reached requests limit');
       case 'http_500':
-        return { status: 500, contentType: 'text/plain', body: 'Internal Server Error' };
+        return HTTP_500_REPLY;
       case 'timeout':
         return rpcError(id, -32603, 'Internal error');
     }
-  }
-
-  private hold(ms: number): Promise<void> {
-    return new Promise((resolve) => {
-      const entry = {
-        timer: setTimeout(() => {
-          this.held.delete(entry);
-          resolve();
-        }, ms),
-        release: resolve,
-      };
-      entry.timer.unref();
-      this.held.add(entry);
-    });
   }
 }

@@ -1,5 +1,5 @@
 import type { Decimal } from 'decimal.js';
-import type { ProviderStatus, SwapMode } from '#app/domain';
+import type { ProviderName, ProviderStatus, SwapMode } from '#app/domain';
 import type { SandboxCurrency } from './catalogue.js';
 
 /** The lifecycle after a deposit, one step per `stepMs`. */
@@ -26,6 +26,8 @@ export interface LifecycleRun {
 /** A transaction as the sandbox keeps it; the wire mapper turns it into upstream's shapes. */
 export interface SandboxTransaction {
   id: string;
+  /** Whose API created it; only that API reports it. */
+  provider: ProviderName;
   type: SwapMode;
   from: SandboxCurrency;
   to: SandboxCurrency;
@@ -34,6 +36,8 @@ export interface SandboxTransaction {
   refundAddress: string | null;
   /** The partner's own note on the transaction, returned as given. */
   userMetadata: string | null;
+  /** ChangeNOW's note on the transaction (`payload`), returned as given. */
+  payload: Record<string, string> | null;
   amountExpectedFrom: Decimal;
   amountExpectedTo: Decimal;
   networkFee: Decimal;
@@ -41,6 +45,8 @@ export interface SandboxTransaction {
   createdAtMs: number;
   payTillMs: number | null;
   status: ProviderStatus;
+  /** When it entered its status (ChangeNOW's `updatedAt`). */
+  statusSinceMs: number;
   /** Null when the status is frozen. */
   clock: LifecycleRun | null;
   deposit: Deposit | null;

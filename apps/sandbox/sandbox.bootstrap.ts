@@ -12,8 +12,10 @@ import { resolveSandboxOptions, type SandboxOptions } from './sandbox.options.js
 
 export interface SandboxServer {
   app: INestApplication;
-  /** The JSON-RPC endpoint, `http://127.0.0.1:<port>/v2`. */
+  /** Changelly's JSON-RPC endpoint, `http://127.0.0.1:<port>/v2`. */
   url: string;
+  /** ChangeNOW's base URL (`CHANGENOW_URL`), `http://127.0.0.1:<port>/changenow`. */
+  changenowUrl: string;
   baseUrl: string;
   close(): Promise<void>;
 }
@@ -36,8 +38,10 @@ export async function startSandbox(
     { bodyParser: false, logger: new PinoNestLogger(logger) },
   );
   // The signature covers the exact body bytes, so /v2 keeps them raw; the JSON parser that
-  // configureHttpApp installs afterwards sees a consumed body and leaves it alone.
+  // configureHttpApp installs afterwards sees a consumed body and leaves it alone. ChangeNOW's
+  // API reads its own bodies too, so a malformed one gets ChangeNOW's answer.
   app.use('/v2', express.raw({ type: () => true, limit: BODY_LIMIT_BYTES }));
+  app.use('/changenow', express.raw({ type: () => true, limit: BODY_LIMIT_BYTES }));
   configureHttpApp(app, {
     logger,
     timeouts: DEFAULT_HTTP_SERVER,
@@ -50,6 +54,7 @@ export async function startSandbox(
   return {
     app,
     url: `${baseUrl}/v2`,
+    changenowUrl: `${baseUrl}/changenow`,
     baseUrl,
     close: async () => {
       // A held `timeout` answer must not keep the server open.

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import type { SwapMode } from '#app/domain';
+import type { ProviderName, SwapMode } from '#app/domain';
 import { validateAddress } from '#app/chains';
 import { AppError, ErrorCode } from '#app/errors';
 import { CATALOGUE, type SandboxCurrency } from './catalogue.js';
@@ -7,6 +7,7 @@ import { LifecycleClock } from './lifecycle.clock.js';
 import { Market } from './market.js';
 import type { SandboxTransaction } from './sandbox-transaction.js';
 import { SeededRandom } from './seeded-random.js';
+import { SpreadBook } from './spread.book.js';
 import { TransactionBook, type TransactionsQuery } from './transaction.book.js';
 
 const T0 = 1_700_000_000_000;
@@ -24,10 +25,12 @@ function currency(ticker: string): SandboxCurrency {
 const btc = currency('btc');
 const eth = currency('eth');
 const anyQuery: TransactionsQuery = {
+  provider: 'changelly',
   ids: null,
   payoutAddress: null,
   statuses: null,
   sinceMs: null,
+  untilMs: null,
   limit: 10,
   offset: 0,
 };
@@ -49,7 +52,7 @@ describe(TransactionBook.name, () => {
   let sut: TransactionBook;
 
   beforeEach(() => {
-    market = new Market(CATALOGUE, 42, 60_000, T0);
+    market = new Market(CATALOGUE, 42, 60_000, T0, new SpreadBook(CATALOGUE, 42));
     sut = new TransactionBook(
       new SeededRandom(42),
       market,
@@ -57,15 +60,22 @@ describe(TransactionBook.name, () => {
     );
   });
 
-  function open(type: SwapMode, payoutAddress = 'payout', now = T0): SandboxTransaction {
+  function open(
+    type: SwapMode,
+    payoutAddress = 'payout',
+    now = T0,
+    provider: ProviderName = 'changelly',
+  ): SandboxTransaction {
     return sut.open(
       {
+        provider,
         type,
         from: btc,
         to: eth,
         payoutAddress,
         refundAddress: null,
         userMetadata: null,
+        payload: null,
         amountExpectedFrom: new Decimal('0.1'),
         amountExpectedTo: new Decimal('2'),
         networkFee: new Decimal('0.0006'),
@@ -115,7 +125,7 @@ describe(TransactionBook.name, () => {
 
       sut.deposit(tx.id, '0.05', false, now);
 
-      const gross = market.floatPrice(btc, eth, new Decimal('0.05'), now).amountTo;
+      const gross = market.floatPrice('changelly', btc, eth, new Decimal('0.05'), now).amountTo;
       expect(tx.status).toBe('confirming');
       expect(tx.payout?.amount.toFixed()).toBe(gross.minus('0.0006').toFixed());
     });
@@ -224,11 +234,35 @@ describe(TransactionBook.name, () => {
     });
   });
 
+  it("keeps each provider's transactions to itself, ids in its style and unique across both", () => {
+    const changelly = open('float');
+    const changenow = open('float', 'payout', T0, 'changenow');
+
+    expect(changenow.id).toMatch(/^[0-9a-f]{14}$/);
+    expect(changenow.id).not.toBe(changelly.id);
+    expect(sut.get('changenow', changelly.id, T0)).toBeNull();
+    expect(sut.get('changenow', changenow.id, T0)).toBe(changenow);
+    expect(sut.list(anyQuery, T0).map((tx) => tx.id)).toEqual([changelly.id]);
+    expect(sut.list({ ...anyQuery, provider: 'changenow' }, T0).map((tx) => tx.id)).toEqual([
+      changenow.id,
+    ]);
+    expect(sut.find(changenow.id, T0)).toBe(changenow);
+  });
+
+  it('lists what was created in a window, newest first', () => {
+    const first = open('float', 'payout', T0, 'changenow');
+    const second = open('float', 'payout', T0 + 10, 'changenow');
+    open('float', 'payout', T0 + 20, 'changenow');
+    const window = { ...anyQuery, provider: 'changenow' as const, sinceMs: T0, untilMs: T0 + 10 };
+
+    expect(sut.matching(window, T0 + 30).map((tx) => tx.id)).toEqual([second.id, first.id]);
+  });
+
   it('forgets every transaction on clear', () => {
     const tx = open('float');
     sut.clear();
 
-    expect(sut.get(tx.id, T0)).toBeNull();
+    expect(sut.get('changelly', tx.id, T0)).toBeNull();
     expect(sut.list(anyQuery, T0)).toEqual([]);
   });
 });

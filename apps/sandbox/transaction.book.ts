@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import { base58 } from '@scure/base';
-import type { ProviderStatus, SwapMode } from '#app/domain';
+import type { ProviderName, ProviderStatus, SwapMode } from '#app/domain';
 import { generateAddress, type Chain } from '#app/chains';
 import { AppError, ErrorCode } from '#app/errors';
 import type { SandboxCurrency } from './catalogue.js';
@@ -17,6 +17,8 @@ import type { SeededRandom } from './seeded-random.js';
 
 /** What `getTransactions` filters and pages by. */
 export interface TransactionsQuery {
+  /** Whose transactions: each API lists only its own. */
+  provider: ProviderName;
   /** Only these ids; null: any. */
   ids: string[] | null;
   payoutAddress: string | null;
@@ -24,18 +26,22 @@ export interface TransactionsQuery {
   statuses: ProviderStatus[] | null;
   /** Only transactions created at or after this time (ms); null: any. */
   sinceMs: number | null;
+  /** Only transactions created at or before this time (ms); null: any. */
+  untilMs: number | null;
   limit: number;
   offset: number;
 }
 
 /** A transaction as created: its terms, before any deposit. */
 export interface NewTransaction {
+  provider: ProviderName;
   type: SwapMode;
   from: SandboxCurrency;
   to: SandboxCurrency;
   payoutAddress: string;
   refundAddress: string | null;
   userMetadata: string | null;
+  payload: Record<string, string> | null;
   amountExpectedFrom: Decimal;
   amountExpectedTo: Decimal;
   networkFee: Decimal;
@@ -48,12 +54,17 @@ function reportedAs(status: ProviderStatus, wanted: readonly ProviderStatus[]): 
   return wanted.includes(status) || (status === 'new' && wanted.includes('waiting'));
 }
 
-export function matchesQuery(tx: SandboxTransaction, query: TransactionsQuery): boolean {
+export function matchesQuery(
+  tx: SandboxTransaction,
+  query: Omit<TransactionsQuery, 'limit' | 'offset'>,
+): boolean {
   return (
+    tx.provider === query.provider &&
     (query.ids === null || query.ids.includes(tx.id)) &&
     (query.payoutAddress === null || tx.payoutAddress === query.payoutAddress) &&
     (query.statuses === null || reportedAs(tx.status, query.statuses)) &&
-    (query.sinceMs === null || tx.createdAtMs >= query.sinceMs)
+    (query.sinceMs === null || tx.createdAtMs >= query.sinceMs) &&
+    (query.untilMs === null || tx.createdAtMs <= query.untilMs)
   );
 }
 
@@ -78,10 +89,13 @@ export class TransactionBook {
     private readonly clock: LifecycleClock,
   ) {}
 
+  /** Ids are unique across both providers, each in its provider's style. */
   open(terms: NewTransaction, now: number): SandboxTransaction {
-    let id = this.random.alphanumeric(16);
+    const newId = () =>
+      terms.provider === 'changenow' ? this.random.hex(14) : this.random.alphanumeric(16);
+    let id = newId();
     while (this.transactions.has(id)) {
-      id = this.random.alphanumeric(16);
+      id = newId();
     }
     const tx: SandboxTransaction = {
       id,
@@ -89,6 +103,7 @@ export class TransactionBook {
       payinAddress: generateAddress(terms.from.blockchain, (n) => this.random.bytes(n)),
       createdAtMs: now,
       status: 'new',
+      statusSinceMs: now,
       clock: null,
       deposit: null,
       payout: null,
@@ -98,28 +113,32 @@ export class TransactionBook {
     return tx;
   }
 
-  /** The transaction as of `now`, or null when there is none. */
-  get(id: string, now: number): SandboxTransaction | null {
+  /** `provider`'s transaction as of `now`, or null when it has none by that id. */
+  get(provider: ProviderName, id: string, now: number): SandboxTransaction | null {
     const tx = this.transactions.get(id);
-    return tx ? this.clock.advance(tx, now) : null;
+    return tx?.provider === provider ? this.clock.advance(tx, now) : null;
   }
 
   /** The transaction as of `now`, for the control API: an unknown id is a 404. */
   find(id: string, now: number): SandboxTransaction {
-    const tx = this.get(id, now);
+    const tx = this.transactions.get(id);
     if (!tx) {
       throw new AppError(ErrorCode.NotFound, `No sandbox transaction ${id}.`, { param: 'id' });
     }
-    return tx;
+    return this.clock.advance(tx, now);
   }
 
-  /** Newest first, as of `now`. */
-  list(query: TransactionsQuery, now: number): SandboxTransaction[] {
+  /** Every match, newest first, as of `now`. */
+  matching(query: Omit<TransactionsQuery, 'limit' | 'offset'>, now: number): SandboxTransaction[] {
     return [...this.transactions.values()]
       .map((tx) => this.clock.advance(tx, now))
       .filter((tx) => matchesQuery(tx, query))
-      .reverse()
-      .slice(query.offset, query.offset + query.limit);
+      .reverse();
+  }
+
+  /** The page at `offset` of the matches, newest first, as of `now`. */
+  list(query: TransactionsQuery, now: number): SandboxTransaction[] {
+    return this.matching(query, now).slice(query.offset, query.offset + query.limit);
   }
 
   /** The user's deposit arrives now (or, with `late`, after the deadline); by default in full. */
@@ -171,7 +190,7 @@ export class TransactionBook {
       const gross =
         tx.type === 'fixed'
           ? received.mul(tx.rate).toDecimalPlaces(tx.to.precision, Decimal.ROUND_DOWN)
-          : this.market.floatPrice(tx.from, tx.to, received, now).amountTo;
+          : this.market.floatPrice(tx.provider, tx.from, tx.to, received, now).amountTo;
       amount = Decimal.max(0, gross.minus(tx.networkFee));
     }
     return { amount, hash: this.hash(tx.to.blockchain) };

@@ -22,6 +22,7 @@ function currency(ticker: string): SandboxCurrency {
 function transaction(overrides: Partial<SandboxTransaction> = {}): SandboxTransaction {
   return {
     id: 'tx1',
+    provider: 'changelly',
     type: 'fixed',
     from: currency('btc'),
     to: currency('eth'),
@@ -29,6 +30,7 @@ function transaction(overrides: Partial<SandboxTransaction> = {}): SandboxTransa
     payoutAddress: 'payout',
     refundAddress: 'refund',
     userMetadata: null,
+    payload: null,
     amountExpectedFrom: new Decimal('0.1'),
     amountExpectedTo: new Decimal('1.9994'),
     networkFee: new Decimal('0.0006'),
@@ -36,6 +38,7 @@ function transaction(overrides: Partial<SandboxTransaction> = {}): SandboxTransa
     createdAtMs: T0,
     payTillMs: T0 + 1_200_000,
     status: 'new',
+    statusSinceMs: T0,
     clock: null,
     deposit: null,
     payout: null,

@@ -1,3 +1,4 @@
+import type { ProviderName } from '#app/domain';
 import type { Decimal } from 'decimal.js';
 import type { AddressCheck } from '#app/chains';
 import type {
@@ -14,8 +15,13 @@ import type { FloatPrice, PairBounds } from './market.js';
 import type { FixedRate } from './rate.book.js';
 import type { LifecycleRun, SandboxTransaction } from './sandbox-transaction.js';
 
-/** The internal view `GET /sandbox/transactions/:id` answers. */
+/**
+ * The internal view `GET /sandbox/transactions/:id` answers for either provider's transaction:
+ * Changelly's shape and the contract's status words, the provider and ChangeNOW's payload.
+ */
 export interface SandboxTransactionView extends WireTransaction {
+  provider: ProviderName;
+  payload: Record<string, string> | null;
   clock: LifecycleRun | null;
 }
 
@@ -156,7 +162,12 @@ export function toWireTransaction(tx: SandboxTransaction): WireTransaction {
 }
 
 export function toTransactionView(tx: SandboxTransaction): SandboxTransactionView {
-  return { ...toWireTransaction(tx), clock: tx.clock ? { ...tx.clock } : null };
+  return {
+    ...toWireTransaction(tx),
+    provider: tx.provider,
+    payload: tx.payload,
+    clock: tx.clock ? { ...tx.clock } : null,
+  };
 }
 
 export function toWireAddressValidation(check: AddressCheck): WireAddressValidation {

@@ -165,36 +165,29 @@ type Gross = Pick<
   'from' | 'to' | 'amountFrom' | 'amountTo' | 'networkFee' | 'rate'
 >;
 
+/** The bounds a quote reports: its flow's, from the pair's params. */
+export interface QuoteBounds {
+  min: string;
+  max: string;
+}
+
 export function readFloatQuote(
   result: unknown,
   request: QuoteRequest,
-  range: ChangeNowRange,
+  bounds: QuoteBounds,
 ): ProviderFloatQuote {
   const { gross } = readEstimate(result, request);
-  return { ...gross, fee: null, min: range.min, max: range.max ?? NO_MAXIMUM };
+  return { ...gross, fee: null, ...bounds };
 }
 
 export function readFixedQuote(
   result: unknown,
   request: QuoteRequest,
-  range: ChangeNowRange,
+  bounds: QuoteBounds,
 ): ProviderFixedQuote {
   const { r, gross } = readEstimate(result, request);
-  return {
-    ...gross,
-    rateId: r.string('rateId'),
-    min: range.min,
-    max: range.max ?? NO_MAXIMUM,
-    expiresAt: r.timestamp('validUntil'),
-  };
+  return { ...gross, ...bounds, rateId: r.string('rateId'), expiresAt: r.timestamp('validUntil') };
 }
-
-/**
- * What a pair with no maximum (ChangeNOW's null) shows as its maximum: the port and the contract
- * carry a decimal, and no swap comes near this one (docs/decisions.md, "The ChangeNOW wire
- * protocol").
- */
-export const NO_MAXIMUM = '1000000000000000';
 
 /** What `POST /v2/exchange` answers: nothing has moved yet. */
 export function readCreatedTransaction(result: unknown): ProviderTransaction {

@@ -62,4 +62,12 @@ describe(mapRpcError.name, () => {
       1000,
     );
   });
+
+  it('says a refusal made nothing and an internal error may have', () => {
+    expect(mapRpcError('createTransaction', -32602, 'Invalid address').delivery).toBe('refused');
+    expect(mapRpcError('createTransaction', -32600, 'You reached requests limit').delivery).toBe(
+      'refused',
+    );
+    expect(mapRpcError('createTransaction', -32603, 'Internal error').delivery).toBe('unknown');
+  });
 });

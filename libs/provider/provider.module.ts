@@ -1,11 +1,9 @@
 import { Module } from '@nestjs/common';
-import { APP_SETTINGS, type AppSettings, type ProviderConfig } from '#app/config';
-import type { ProviderName } from '#app/domain';
+import { APP_SETTINGS, type AppSettings } from '#app/config';
 import { UPSTREAM_GATES, UpstreamGateModule, type UpstreamGates } from '#app/rate-limit';
 import { KEY_VALUE_STORE, RedisModule, type KeyValueStore } from '#app/redis';
-import { ChangellyAdapter } from './changelly.adapter.js';
-import type { LiquidityProvider } from './liquidity-provider.js';
-import { ProviderFleet } from './provider-fleet.js';
+import type { ProviderFleet } from './provider-fleet.js';
+import { createProviderFleet } from './provider.factory.js';
 import type { UpstreamCallEvent } from './upstream-call.runner.js';
 
 /** Told about every call that reached the provider (metrics). */
@@ -29,12 +27,6 @@ export class UpstreamCallListeners {
   };
 }
 
-/**
- * Each provider's cap on calls per second, across every api replica and poller (docs/decisions.md,
- * "Liquidity routing across providers").
- */
-export const PROVIDER_CAPS: Record<ProviderName, number> = { changelly: 10, changenow: 30 };
-
 export const PROVIDER_FLEET = Symbol('PROVIDER_FLEET');
 
 /**
@@ -53,23 +45,7 @@ export const PROVIDER_FLEET = Symbol('PROVIDER_FLEET');
         cache: KeyValueStore,
         gates: UpstreamGates,
         listeners: UpstreamCallListeners,
-      ): ProviderFleet => {
-        const changelly = (config: ProviderConfig, mode: 'live' | 'test'): LiquidityProvider =>
-          new ChangellyAdapter(config, {
-            cache,
-            gate: gates.forBudget(`changelly:${mode}`, PROVIDER_CAPS.changelly),
-            onCall: listeners.notify,
-          });
-        const live = new Map<ProviderName, LiquidityProvider>();
-        const test = new Map<ProviderName, LiquidityProvider>();
-        if (settings.provider) {
-          live.set('changelly', changelly(settings.provider, 'live'));
-        }
-        if (settings.testProvider) {
-          test.set('changelly', changelly(settings.testProvider, 'test'));
-        }
-        return new ProviderFleet(settings.providers ?? ['changelly'], live, test);
-      },
+      ): ProviderFleet => createProviderFleet(settings, { cache, gates, onCall: listeners.notify }),
       inject: [APP_SETTINGS, KEY_VALUE_STORE, UPSTREAM_GATES, UpstreamCallListeners],
     },
   ],

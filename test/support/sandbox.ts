@@ -1,5 +1,5 @@
 import { pino } from 'pino';
-import { type ProviderStatus } from '#app/domain';
+import type { ProviderName, ProviderStatus } from '#app/domain';
 import type { ChangeNowConfig, ProviderConfig, SandboxConfig } from '#app/config';
 import {
   startSandbox,
@@ -58,10 +58,13 @@ export function testProviderConfig(url: string, timeoutMs = 1500): ProviderConfi
 }
 
 export interface FaultRequest {
+  /** [changelly] */
+  provider?: ProviderName;
   method: string;
   mode: FaultMode;
   count?: number;
-  code?: number;
+  /** A JSON-RPC code for Changelly, an error word for ChangeNOW. */
+  code?: number | string;
   message?: string;
   delayMs?: number;
 }
@@ -105,6 +108,26 @@ export class SandboxControl {
 
   async clearFaults(): Promise<void> {
     await this.send('DELETE', '/sandbox/faults');
+  }
+
+  /** Sets `provider`'s spread on `from` → `to` (sandbox tickers), in basis points. */
+  async setSpread(provider: ProviderName, from: string, to: string, bps: number): Promise<void> {
+    await this.send('POST', '/sandbox/spreads', { provider, from, to, bps });
+  }
+
+  async spreads(from: string, to: string): Promise<Record<ProviderName, number>> {
+    const query = new URLSearchParams({ from, to });
+    return (
+      await this.send<{ spreads: Record<ProviderName, number> }>(
+        'GET',
+        `/sandbox/spreads?${query.toString()}`,
+      )
+    ).spreads;
+  }
+
+  /** Back to the seeded spreads. */
+  async restoreSpreads(): Promise<void> {
+    await this.send('DELETE', '/sandbox/spreads');
   }
 
   async reset(): Promise<void> {

@@ -1,9 +1,40 @@
-import { IsIn, IsInt, IsOptional, IsString, Max, Min, MinLength } from 'class-validator';
+import {
+  IsIn,
+  IsInt,
+  IsOptional,
+  IsString,
+  Max,
+  Min,
+  MinLength,
+  ValidateBy,
+  type ValidationArguments,
+} from 'class-validator';
+import { PROVIDER_NAMES, type ProviderName } from '#app/domain';
 import { IsPlainText } from '#app/input';
 import { FAULT_MODES, type FaultMode } from '../fault.book.js';
 
+/** Changelly's `rpc_error` takes a JSON-RPC code, ChangeNOW's an error word. */
+function IsFaultCode(): PropertyDecorator {
+  return ValidateBy({
+    name: 'isFaultCode',
+    validator: {
+      validate: (value: unknown, args?: ValidationArguments) =>
+        (args?.object as FaultDto | undefined)?.provider === 'changenow'
+          ? typeof value === 'string' && /^[a-z_]{1,64}$/.test(value)
+          : Number.isInteger(value),
+      defaultMessage: () =>
+        'code must be an integer (changelly) or an error word of a-z and _ (changenow)',
+    },
+  });
+}
+
 export class FaultDto {
-  /** A JSON-RPC method name or `*`. */
+  /** Whose API it spoils [changelly]. */
+  @IsOptional()
+  @IsIn(PROVIDER_NAMES)
+  provider?: ProviderName;
+
+  /** A JSON-RPC method, a ChangeNOW operation, or `*`. */
   @IsString()
   @IsPlainText()
   @MinLength(1)
@@ -21,8 +52,8 @@ export class FaultDto {
 
   /** For `rpc_error`. */
   @IsOptional()
-  @IsInt()
-  code?: number;
+  @IsFaultCode()
+  code?: number | string;
 
   @IsOptional()
   @IsString()
