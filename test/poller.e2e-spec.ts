@@ -313,10 +313,10 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     // earnings of another wait under a lease a stalled poller holds.
     const [overdue, waiting] = [`overdue${randomUUID().slice(0, 8)}`, await createFloatSwap()];
     await db.query(
-      `INSERT INTO swaps (id, organization_id, livemode, status, mode, from_ticker, to_ticker,
-         amount_from, amount_expected_to, payin_address, payout_address,
+      `INSERT INTO swaps (provider, id, organization_id, livemode, status, mode, from_ticker,
+         to_ticker, amount_from, amount_expected_to, payin_address, payout_address,
          provider_transaction_id, created_at, updated_at)
-       VALUES ($1, $2, true, 'waiting', 'float', 'btc', 'eth', 0.1, 1.5, 'in', 'out', $1,
+       VALUES ('changelly', $1, $2, true, 'waiting', 'float', 'btc', 'eth', 0.1, 1.5, 'in', 'out', $1,
                now() - interval '1 hour', now())`,
       [overdue, partner.organizationId],
     );
