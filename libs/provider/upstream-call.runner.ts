@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { ProviderName } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import type { UpstreamGate } from '#app/rate-limit';
+import { traceClient } from '#app/tracing';
 import type { RpcMethod } from './changelly.wire.js';
 import type { ChangeNowOperation } from './changenow.wire.js';
 import {
@@ -109,9 +110,20 @@ export class UpstreamCallRunner {
     }
   }
 
+  /** One exchange, a client span of the trace it serves (the URL without its query). */
   private async send(method: string, call: HttpCall): Promise<HttpAnswer> {
+    const attributes = {
+      'http.request.method': call.method,
+      'url.full': `${call.url.origin}${call.url.pathname}`,
+      'app.provider': this.provider,
+      'app.provider_method': method,
+    };
     try {
-      return await this.transport.send(call);
+      return await traceClient(`${this.provider} ${method}`, attributes, async (notes) => {
+        const answer = await this.transport.send(call);
+        notes.add({ 'http.response.status_code': answer.status });
+        return answer;
+      });
     } catch (error: unknown) {
       if (error instanceof TransportFailure) {
         throw unavailable(method, error.message, error.delivery, error);

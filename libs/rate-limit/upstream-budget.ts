@@ -22,6 +22,12 @@ function spacingMs(ratePerSecond: number): number {
  */
 const SLOTS_HELD_PER_ORGANIZATION = 3;
 const HELD_POLL_MS = 20;
+/**
+ * Under `withoutWaitingForBudget`, a slot "free now" is one that starts within this: a few slots
+ * of Changelly's spacing, so a budget that merely spaced the catalogue reads of the same request
+ * is not taken for a spent one.
+ */
+const SLOT_NOW_TOLERANCE_MS = 250;
 /** With neither Redis nor Postgres reachable, a process spaces its calls this much further. */
 const LOCAL_SHARE_DIVISOR = 2;
 /**
@@ -78,7 +84,7 @@ export class UpstreamBudget {
   /**
    * Resolves when the caller may send one upstream call. Partners wait up to 2.5 s for a slot
    * (and, past three slots held by their organization, for one of those to pass), then get 429
-   * (under `withoutWaitingForBudget`, they take only a slot free now);
+   * (under `withoutWaitingForBudget`, they take only a slot free now, within 250 ms);
    * background work only takes slots that are free now, so queued partner calls always go first.
    */
   async acquire(priority: UpstreamPriority, organizationId?: string): Promise<void> {
@@ -86,7 +92,8 @@ export class UpstreamBudget {
       await this.acquireSpare();
       return;
     }
-    const deadline = performance.now() + (waitsForBudget() ? PARTNER_MAX_GATE_WAIT_MS : 0);
+    const deadline =
+      performance.now() + (waitsForBudget() ? PARTNER_MAX_GATE_WAIT_MS : SLOT_NOW_TOLERANCE_MS);
     for (;;) {
       const now = performance.now();
       if (

@@ -12,7 +12,7 @@ import type { ReadableSpan, SpanExporter } from '@opentelemetry/sdk-trace';
 import type { TracingConfig } from '#app/config';
 import { requestContext } from '#app/logging';
 import { scrubAttributes } from './span-scrubber.js';
-import type { SpanAttributes, SpanRunner } from './tracing.js';
+import type { SpanAttributes, SpanNotes, SpanRunner } from './tracing.js';
 
 /** Probes and scrapes: many a minute, nothing to follow. */
 const UNTRACED_PATHS = new Set(['/health', '/ready', '/metrics']);
@@ -92,20 +92,26 @@ export function startSdk(config: TracingConfig): SpanRunner {
   });
   sdk.start();
   const tracer = trace.getTracer('swap-partners-api');
+  const run = <T>(
+    name: string,
+    options: { root?: boolean; kind?: SpanKind; attributes: SpanAttributes },
+    work: (notes: SpanNotes) => Promise<T>,
+  ): Promise<T> =>
+    tracer.startActiveSpan(name, options, async (span) => {
+      try {
+        return await work({ add: (more: SpanAttributes) => span.setAttributes(more) });
+      } catch (error: unknown) {
+        span.setStatus({
+          code: SpanStatusCode.ERROR,
+          message: error instanceof Error ? error.name : 'error',
+        });
+        throw error;
+      } finally {
+        span.end();
+      }
+    });
   return {
-    rootSpan: (name, attributes, work) =>
-      tracer.startActiveSpan(name, { root: true, attributes }, async (span) => {
-        try {
-          return await work({ add: (more: SpanAttributes) => span.setAttributes(more) });
-        } catch (error: unknown) {
-          span.setStatus({
-            code: SpanStatusCode.ERROR,
-            message: error instanceof Error ? error.name : 'error',
-          });
-          throw error;
-        } finally {
-          span.end();
-        }
-      }),
+    rootSpan: (name, attributes, work) => run(name, { root: true, attributes }, work),
+    clientSpan: (name, attributes, work) => run(name, { kind: SpanKind.CLIENT, attributes }, work),
   };
 }

@@ -16,6 +16,11 @@ export interface SpanRunner {
     attributes: SpanAttributes,
     work: (notes: SpanNotes) => Promise<T>,
   ): Promise<T>;
+  clientSpan<T>(
+    name: string,
+    attributes: SpanAttributes,
+    work: (notes: SpanNotes) => Promise<T>,
+  ): Promise<T>;
 }
 
 const NO_NOTES: SpanNotes = { add: () => undefined };
@@ -51,4 +56,17 @@ export function traceRoot<T>(
   work: (notes: SpanNotes) => Promise<T>,
 ): Promise<T> {
   return runner === null ? work(NO_NOTES) : runner.rootSpan(name, attributes, work);
+}
+
+/**
+ * Runs `work` as a client span of the current trace: a call out of the process that no
+ * instrumentation sees (the provider calls go through `node:http`, whose outgoing requests are not
+ * traced, so webhooks' targets never are). Without tracing it only runs `work`.
+ */
+export function traceClient<T>(
+  name: string,
+  attributes: SpanAttributes,
+  work: (notes: SpanNotes) => Promise<T>,
+): Promise<T> {
+  return runner === null ? work(NO_NOTES) : runner.clientSpan(name, attributes, work);
 }
