@@ -9,6 +9,7 @@ import {
 import type { SandboxStats } from '../../apps/sandbox/call.stats.js';
 import type { Fault, FaultMode } from '../../apps/sandbox/fault.book.js';
 import type { SandboxTransactionView } from '../../apps/sandbox/wire.mapper.js';
+import { SandboxState } from '../../apps/sandbox/sandbox.state.js';
 import { providerKeyPair } from './keys.js';
 
 export type { SandboxServer, SandboxStats, SandboxTransactionView, Fault, FaultMode };
@@ -50,6 +51,28 @@ export const TEST_CHANGENOW_API_KEY = 'test-changenow-api-key-0123456789abcdef';
 /** What the ChangeNOW adapter needs to talk to a test sandbox: its base URL and key. */
 export function testChangeNowConfig(baseUrl: string, timeoutMs = 1500): ChangeNowConfig {
   return { url: `${baseUrl}/changenow`, apiKey: TEST_CHANGENOW_API_KEY, timeoutMs };
+}
+
+/** Both providers of one test sandbox, in the order that breaks ties. */
+export function bothProviders(sandbox: SandboxServer): Record<string, string> {
+  return {
+    PROVIDERS: 'changelly,changenow',
+    PROVIDER_URL: sandbox.url,
+    TEST_PROVIDER_URL: sandbox.url,
+    CHANGENOW_URL: sandbox.changenowUrl,
+    CHANGENOW_API_KEY: TEST_CHANGENOW_API_KEY,
+    CHANGENOW_TIMEOUT_MS: '1500',
+  };
+}
+
+/** Every transaction the sandbox holds for `provider`, newest first. */
+export function sandboxTransactions(sandbox: SandboxServer, provider: ProviderName) {
+  return sandbox.app
+    .get(SandboxState)
+    .transactions.matching(
+      { provider, ids: null, payoutAddress: null, statuses: null, sinceMs: null, untilMs: null },
+      Date.now(),
+    );
 }
 
 /** What the adapter needs to talk to a test sandbox: the matching key and a short timeout. */
