@@ -138,7 +138,11 @@ export function newProviderKeys(): ProviderKeys {
  * A silent sandbox in this process, on an ephemeral port. `stepMs` is how long each status of a
  * swap's lifecycle lasts once a deposit is in.
  */
-export function startBenchSandbox(publicKeyPem: string, stepMs: number): Promise<SandboxServer> {
+export function startBenchSandbox(
+  publicKeyPem: string,
+  stepMs: number,
+  changenowApiKey: string | null = null,
+): Promise<SandboxServer> {
   return startSandbox(
     {
       appEnv: 'bench',
@@ -146,7 +150,7 @@ export function startBenchSandbox(publicKeyPem: string, stepMs: number): Promise
       logLevel: 'silent',
       port: 0,
       publicKeyPem,
-      changenowApiKey: null,
+      changenowApiKey,
       stepMs,
       seed: 42,
     },

@@ -31,6 +31,10 @@ export const SCALE_SECTION: ResultsSection = {
   start: '<!-- scale:start -->',
   end: '<!-- scale:end -->',
 };
+export const ROUTING_SECTION: ResultsSection = {
+  start: '<!-- routing:start -->',
+  end: '<!-- routing:end -->',
+};
 export const MEMORY_SECTION: ResultsSection = {
   start: '<!-- memory:start -->',
   end: '<!-- memory:end -->',

@@ -10,11 +10,13 @@ import {
   GROWTH_SECTION,
   MEMORY_SECTION,
   rewriteSection,
+  ROUTING_SECTION,
   SCALE_SECTION,
   STEPS_SECTION,
   WEBHOOKS_SECTION,
   type ResultsSection,
 } from './results-file.js';
+import { measureRouting, routingSection } from './routing.bench.js';
 import { measureScale, SCALE_DEFAULTS, scaleSection } from './scale.bench.js';
 import { measureSteps, STEPS, STEPS_DEFAULTS, stepsSection } from './steps.bench.js';
 import {
@@ -32,6 +34,7 @@ export const SUBSET_SECTIONS: ResultsSection[] = [
   MEMORY_SECTION,
   GROWTH_SECTION,
   SCALE_SECTION,
+  ROUTING_SECTION,
 ];
 
 function write(line = ''): void {
@@ -134,7 +137,14 @@ async function scaleOnly(args: string[]): Promise<void> {
   report(SCALE_SECTION, scaleSection(await measureScale(rounds)));
 }
 
+/** `npm run bench -- routing`: a routed quote against each provider's own. */
+async function routingOnly(): Promise<void> {
+  write('bench: routing, a routed quote against each provider alone…');
+  report(ROUTING_SECTION, routingSection(await measureRouting()));
+}
+
 export const SUBSETS: Record<string, (args: string[]) => Promise<void>> = {
+  routing: routingOnly,
   webhooks: webhooksOnly,
   memory: memoryOnly,
   steps: stepsOnly,
