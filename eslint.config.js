@@ -64,7 +64,7 @@ function bounded(pkg, ignores, patternsAt) {
  * the bottom and imports nothing of ours; the transports (outgoing webhooks, incoming HTTP) are at
  * the top; `core` only composes a process's root.
  */
-const LIB_LAYERS = [
+export const LIB_LAYERS = [
   ['domain'],
   ['config', 'errors', 'chains', 'metrics', 'input', 'csv'],
   ['logging', 'process', 'persistence', 'redis', 'mail'],
