@@ -226,11 +226,11 @@ async function measureRoutes(apiUrl: string, routes: Route[]): Promise<RouteFigu
  */
 class StatementLog {
   readonly sent: { at: number; text: string }[] = [];
-  private readonly original = pg.Client.prototype.query;
+  private readonly original = Object.getOwnPropertyDescriptor(pg.Client.prototype, 'query');
 
   constructor(own: WeakSet<pg.Client>) {
     const log = this.sent;
-    const original = this.original;
+    const original = this.original?.value as (...a: unknown[]) => unknown;
     pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
       if (!own.has(this)) {
         const [first] = args;
@@ -238,7 +238,7 @@ class StatementLog {
           typeof first === 'string' ? first : String((first as { text?: string }).text ?? '');
         log.push({ at: Date.now(), text });
       }
-      return (original as (...a: unknown[]) => unknown).apply(this, args);
+      return original.apply(this, args);
     } as typeof pg.Client.prototype.query;
   }
 
@@ -252,7 +252,7 @@ class StatementLog {
   }
 
   stop(): void {
-    pg.Client.prototype.query = this.original;
+    if (this.original) Object.defineProperty(pg.Client.prototype, 'query', this.original);
   }
 }
 

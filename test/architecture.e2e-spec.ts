@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 
 const ROOT = join(import.meta.dirname, '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -17,7 +18,8 @@ describe('The map of the code', () => {
   });
 
   it('gives every lib a lint layer, and the layers name no lib that does not exist', async () => {
-    const { LIB_LAYERS } = (await import('../eslint.config.js')) as { LIB_LAYERS: string[][] };
+    const config = pathToFileURL(join(ROOT, 'eslint.config.js')).href;
+    const { LIB_LAYERS } = (await import(config)) as { LIB_LAYERS: string[][] };
     expect(LIB_LAYERS.flat().sort()).toEqual(libs);
   });
 
