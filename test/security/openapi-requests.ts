@@ -366,10 +366,17 @@ export function planRequests(
   };
   const queryParams = operation.parameters.filter((p) => p.in === 'query');
   const headerParams = operation.parameters.filter((p) => p.in === 'header');
-  const baseline = (): PlannedRequest => {
-    const query = Object.fromEntries(
-      queryParams.map((p) => [p.name, sample(document, p.name, p.schema, fixtures)]),
+  /** Required parameters and those with a hint, as for bodies: `startingAfter` alone is not sent. */
+  const baselineQuery = () =>
+    Object.fromEntries(
+      queryParams
+        .filter(
+          (p) => p.required || (!LEFT_OUT.has(p.name) && hinted(p.name, fixtures) !== undefined),
+        )
+        .map((p) => [p.name, sample(document, p.name, p.schema, fixtures)]),
     );
+  const baseline = (): PlannedRequest => {
+    const query = baselineQuery();
     const headers = Object.fromEntries(
       headerParams.map((p) => [p.name, p.name === 'Idempotency-Key' ? randomUUID() : 'x']),
     );
@@ -390,9 +397,7 @@ export function planRequests(
   const withQuery =
     (label: string, mustRefuse: boolean, build: (query: Record<string, unknown>) => string) =>
     (): PlannedRequest => {
-      const query = Object.fromEntries(
-        queryParams.map((p) => [p.name, sample(document, p.name, p.schema, fixtures)]),
-      );
+      const query = baselineQuery();
       return {
         ...baseline(),
         label,
