@@ -602,4 +602,81 @@ describe('The TypeScript SDK', () => {
     ]);
     expect(manifest.exports['.'].types).toBe('./dist/index.d.ts');
   }, 30_000);
+
+  it('is publishable: a LICENSE, a CHANGELOG, the sources of its maps, a version of its API', async () => {
+    const { stdout } = await run('npm', ['pack', '--json', '--ignore-scripts', '--dry-run'], {
+      cwd: join(ROOT, 'sdk'),
+    });
+    const files = (JSON.parse(stdout) as { files: { path: string }[] }[])[0].files.map(
+      (f) => f.path,
+    );
+    expect(files).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md']));
+    // Every source a shipped map names is shipped beside it.
+    const named = await Promise.all(
+      files
+        .filter((file) => file.endsWith('.js.map'))
+        .map(async (file) => {
+          const map = JSON.parse(await readFile(join(ROOT, 'sdk', file), 'utf8')) as {
+            sources: string[];
+          };
+          return map.sources.map((source) => join(file, '..', source));
+        }),
+    );
+    expect(named.flat().filter((source) => !files.includes(source))).toEqual([]);
+    // The SDK's major.minor is the document's: a partner reads the API version off the package.
+    const { version } = JSON.parse(await readFile(join(ROOT, 'sdk', 'package.json'), 'utf8')) as {
+      version: string;
+    };
+    const document = (await request(api.url).get('/v1/openapi.json').expect(200)).body as {
+      info: { version: string };
+    };
+    expect(version.split('.').slice(0, 2)).toEqual(document.info.version.split('.').slice(0, 2));
+    await expect(readFile(join(ROOT, 'sdk', 'CHANGELOG.md'), 'utf8')).resolves.toContain(
+      `## ${version}`,
+    );
+    // The registry's dry run finds nothing to correct; only the login it would need is missing.
+    const { stderr } = await run('npm', ['publish', '--dry-run', '--ignore-scripts'], {
+      cwd: join(ROOT, 'sdk'),
+    });
+    const warnings = stderr
+      .split('\n')
+      .filter((line) => /\bwarn\b/i.test(line) && !/requires you to be logged in/.test(line));
+    expect(warnings).toEqual([]);
+  }, 60_000);
+
+  it("types each error's code: a misspelt code does not compile, an operation's own code does", async () => {
+    const dir = join(work, 'typed-codes');
+    await mkdir(join(dir, 'node_modules'), { recursive: true });
+    await symlink(join(ROOT, 'sdk'), join(dir, 'node_modules', 'swap-partners'), 'dir');
+    await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module' }));
+    const program = (code: string) =>
+      [
+        "import { isErrorOf, SwapPartnersError } from 'swap-partners';",
+        'export function handle(error: unknown): string {',
+        `  if (error instanceof SwapPartnersError && error.code === '${code}') return 'any';`,
+        `  if (isErrorOf(error, 'Swaps_create') && error.code === '${code}') return 'create';`,
+        "  if (isErrorOf(error, 'Swaps_get') && error.code === 'not_found') return 'get';",
+        "  return 'other';",
+        '}',
+      ].join('\n');
+    const tsc = async (code: string) => {
+      await writeFile(join(dir, 'handle.ts'), program(code));
+      const args = ['--noEmit', '--strict', '--module', 'nodenext', '--skipLibCheck'];
+      return run(join(ROOT, 'node_modules', '.bin', 'tsc'), [...args, 'handle.ts'], {
+        cwd: dir,
+      }).then(
+        () => '',
+        (failed: { stdout: string }) => failed.stdout,
+      );
+    };
+    await expect(tsc('rate_expired')).resolves.toBe('');
+    const misspelt = await tsc('rate_expird');
+    expect(misspelt).toContain('handle.ts(3,');
+    expect(misspelt).toContain('handle.ts(4,');
+    expect(misspelt).toMatch(/TS2367.*'"rate_expird"' have no overlap/);
+    // A code of the API that the operation never answers is as wrong as a misspelt one.
+    const foreign = await tsc('test_mode_only');
+    expect(foreign).not.toContain('handle.ts(3,');
+    expect(foreign).toContain('handle.ts(4,');
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import createClient, { type Client } from 'openapi-fetch';
-import { ConnectionError, SwapPartnersError, toError } from './errors.js';
+import { ConnectionError, SwapPartnersError, toError, type OperationId } from './errors.js';
 import type { components, paths } from './schema.js';
 
 type Schemas = components['schemas'];
@@ -65,7 +65,8 @@ function retryDelayMs(response: Response, error: unknown): number {
 /**
  * The Swap Partners API, typed from its OpenAPI document. Every method answers the resource or
  * throws a `SwapPartnersError` subclass (`ValidationError`, `ConflictError`, …) carrying `code`,
- * `param` and `requestId`, or a `ConnectionError` when no answer came.
+ * `param`, `requestId` and the `operation` it answered, or a `ConnectionError` when no answer came.
+ * `isErrorOf(error, 'Swaps_create')` narrows `code` to the codes that operation can answer.
  */
 export class SwapPartners {
   /** The underlying openapi-fetch client, for anything the methods below do not cover. */
@@ -83,8 +84,15 @@ export class SwapPartners {
     this.sleep = options.sleep ?? sleepFor;
   }
 
-  /** Sends, retrying as `kind` allows, and returns the data of a 2xx or throws the typed error. */
-  private async call<T>(kind: RetryKind, send: () => Promise<Answer<T>>): Promise<T> {
+  /**
+   * Sends, retrying as `kind` allows, and returns the data of a 2xx or throws the typed error,
+   * which names `operation` so that `isErrorOf` can narrow its `code`.
+   */
+  private async call<T>(
+    kind: RetryKind,
+    operation: OperationId,
+    send: () => Promise<Answer<T>>,
+  ): Promise<T> {
     for (let attempt = 0; ; attempt += 1) {
       let answer: Answer<T>;
       try {
@@ -115,30 +123,37 @@ export class SwapPartners {
         );
         continue;
       }
-      throw toError(response, answer.error);
+      throw toError(response, answer.error, operation);
     }
   }
 
   readonly currencies = {
     /** Every listed currency; with `lite: true`, only their tickers. */
     list: async (query: { lite?: boolean } = {}): Promise<Currency[] | string[]> =>
-      (await this.call('read', () => this.raw.GET('/v1/currencies', { params: { query } })))
-        .currencies,
+      (
+        await this.call('read', 'Currencies_list', () =>
+          this.raw.GET('/v1/currencies', { params: { query } }),
+        )
+      ).currencies,
   };
 
   readonly pairs = {
     get: async (query: { from: string; to: string }): Promise<Pair> =>
-      (await this.call('read', () => this.raw.GET('/v1/pairs', { params: { query } }))).pair,
+      (await this.call('read', 'Pairs_get', () => this.raw.GET('/v1/pairs', { params: { query } })))
+        .pair,
   };
 
   readonly addresses = {
     validate: (body: ValidateAddressParams) =>
-      this.call('write', () => this.raw.POST('/v1/addresses/validate', { body })),
+      this.call('write', 'Addresses_validate', () =>
+        this.raw.POST('/v1/addresses/validate', { body }),
+      ),
   };
 
   readonly quotes = {
     create: async (body: CreateQuoteParams): Promise<Quote> =>
-      (await this.call('write', () => this.raw.POST('/v1/quotes', { body }))).quote,
+      (await this.call('write', 'Quotes_create', () => this.raw.POST('/v1/quotes', { body })))
+        .quote,
   };
 
   readonly swaps = {
@@ -154,7 +169,7 @@ export class SwapPartners {
       const key = options.idempotencyKey ?? crypto.randomUUID();
       try {
         return (
-          await this.call('create', () =>
+          await this.call('create', 'Swaps_create', () =>
             this.raw.POST('/v1/swaps', {
               params: { header: { 'Idempotency-Key': key } },
               body,
@@ -204,11 +219,18 @@ export class SwapPartners {
     },
 
     get: async (id: string): Promise<Swap> =>
-      (await this.call('read', () => this.raw.GET('/v1/swaps/{id}', { params: { path: { id } } })))
-        .swap,
+      (
+        await this.call('read', 'Swaps_get', () =>
+          this.raw.GET('/v1/swaps/{id}', { params: { path: { id } } }),
+        )
+      ).swap,
 
     list: async (query: ListSwapsParams = {}): Promise<Swap[]> =>
-      (await this.call('read', () => this.raw.GET('/v1/swaps', { params: { query } }))).swaps,
+      (
+        await this.call('read', 'Swaps_list', () =>
+          this.raw.GET('/v1/swaps', { params: { query } }),
+        )
+      ).swaps,
 
     /**
      * Every swap (newest first), page after page: `for await (const swap of client.swaps.iterate())`.
@@ -238,7 +260,7 @@ export class SwapPartners {
     /** The swap's events, oldest first, from `swap.created`. */
     events: async (id: string): Promise<Event[]> =>
       (
-        await this.call('read', () =>
+        await this.call('read', 'Events_forSwap', () =>
           this.raw.GET('/v1/swaps/{id}/events', { params: { path: { id } } }),
         )
       ).events,
@@ -246,7 +268,7 @@ export class SwapPartners {
 
   readonly events = {
     list: (query: ListEventsParams = {}) =>
-      this.call('read', () => this.raw.GET('/v1/events', { params: { query } })),
+      this.call('read', 'Events_feed', () => this.raw.GET('/v1/events', { params: { query } })),
 
     /**
      * Every event after `after`, in the feed's stable order. `iterator.after` is the id of the last
@@ -265,30 +287,37 @@ export class SwapPartners {
 
   readonly webhookEndpoints = {
     create: async (body: CreateWebhookEndpointParams): Promise<WebhookEndpoint> =>
-      (await this.call('write', () => this.raw.POST('/v1/webhook_endpoints', { body })))
-        .webhookEndpoint,
+      (
+        await this.call('write', 'WebhookEndpoints_create', () =>
+          this.raw.POST('/v1/webhook_endpoints', { body }),
+        )
+      ).webhookEndpoint,
     list: async (): Promise<WebhookEndpoint[]> =>
-      (await this.call('read', () => this.raw.GET('/v1/webhook_endpoints'))).webhookEndpoints,
+      (
+        await this.call('read', 'WebhookEndpoints_list', () =>
+          this.raw.GET('/v1/webhook_endpoints'),
+        )
+      ).webhookEndpoints,
     get: async (id: string): Promise<WebhookEndpoint> =>
       (
-        await this.call('read', () =>
+        await this.call('read', 'WebhookEndpoints_get', () =>
           this.raw.GET('/v1/webhook_endpoints/{id}', { params: { path: { id } } }),
         )
       ).webhookEndpoint,
     update: async (id: string, body: UpdateWebhookEndpointParams): Promise<WebhookEndpoint> =>
       (
-        await this.call('write', () =>
+        await this.call('write', 'WebhookEndpoints_update', () =>
           this.raw.PATCH('/v1/webhook_endpoints/{id}', { params: { path: { id } }, body }),
         )
       ).webhookEndpoint,
     delete: async (id: string): Promise<void> => {
-      await this.call('write', () =>
+      await this.call('write', 'WebhookEndpoints_delete', () =>
         this.raw.DELETE('/v1/webhook_endpoints/{id}', { params: { path: { id } } }),
       );
     },
     rotateSecret: async (id: string): Promise<WebhookEndpoint> =>
       (
-        await this.call('write', () =>
+        await this.call('write', 'WebhookEndpoints_rotateSecret', () =>
           this.raw.POST('/v1/webhook_endpoints/{id}/rotate_secret', {
             params: { path: { id } },
             body: {},
@@ -297,7 +326,7 @@ export class SwapPartners {
       ).webhookEndpoint,
     deliveries: async (id: string, query: { limit?: number } = {}): Promise<WebhookAttempt[]> =>
       (
-        await this.call('read', () =>
+        await this.call('read', 'WebhookEndpoints_deliveries', () =>
           this.raw.GET('/v1/webhook_endpoints/{id}/deliveries', {
             params: { path: { id }, query },
           }),
@@ -305,7 +334,7 @@ export class SwapPartners {
       ).deliveries,
     ping: async (id: string): Promise<WebhookAttempt> =>
       (
-        await this.call('write', () =>
+        await this.call('write', 'WebhookEndpoints_ping', () =>
           this.raw.POST('/v1/webhook_endpoints/{id}/ping', { params: { path: { id } }, body: {} }),
         )
       ).delivery,
@@ -315,13 +344,13 @@ export class SwapPartners {
   readonly testHelpers = {
     deposit: async (id: string, body: TestDepositParams = {}): Promise<Swap> =>
       (
-        await this.call('write', () =>
+        await this.call('write', 'TestHelpers_deposit', () =>
           this.raw.POST('/v1/test_helpers/swaps/{id}/deposit', { params: { path: { id } }, body }),
         )
       ).swap,
     forceStatus: async (id: string, status: TestStatus): Promise<Swap> =>
       (
-        await this.call('write', () =>
+        await this.call('write', 'TestHelpers_forceStatus', () =>
           this.raw.POST('/v1/test_helpers/swaps/{id}/status', {
             params: { path: { id } },
             body: { status },
@@ -330,7 +359,7 @@ export class SwapPartners {
       ).swap,
     addresses: async (currency: string): Promise<string[]> =>
       (
-        await this.call('read', () =>
+        await this.call('read', 'TestHelpers_addresses', () =>
           this.raw.GET('/v1/test_helpers/addresses', { params: { query: { currency } } }),
         )
       ).addresses,

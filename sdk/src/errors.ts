@@ -1,3 +1,25 @@
+import type { operations } from './schema.js';
+
+/** An operation of the API by its OpenAPI `operationId`, e.g. `'Swaps_create'`. */
+export type OperationId = keyof operations;
+
+/** The `error.code` of an operation's JSON answers: the union the document lists for it. */
+type CodesOf<Responses> = {
+  [Status in keyof Responses]: Responses[Status] extends {
+    content: { 'application/json': { error: { code: infer Code } } };
+  }
+    ? Code
+    : never;
+}[keyof Responses];
+
+/** Every `error.code` that `Operation` can answer (its `<Operation>ErrorCode` in the document). */
+export type ErrorCodeOf<Operation extends OperationId> = CodesOf<
+  operations[Operation]['responses']
+>;
+
+/** Every `error.code` the API answers with: comparing `code` with a misspelt one does not compile. */
+export type ErrorCode = { [Operation in OperationId]: ErrorCodeOf<Operation> }[OperationId];
+
 /** Every error type the API answers with (`error.type`). */
 export type ErrorType =
   | 'validation_error'
@@ -13,7 +35,7 @@ export type ErrorType =
 /** The `error` of the envelope every non-2xx answer carries. */
 export interface Envelope {
   type: ErrorType;
-  code: string;
+  code: ErrorCode;
   message: string;
   param: string | null;
   upstream_code: number | null;
@@ -21,13 +43,15 @@ export interface Envelope {
 }
 
 /**
- * An answer that was not 2xx, with the envelope's fields. `code` is the one to branch on; each
- * operation's possible codes are in `components['schemas']['<Operation>ErrorCode']`.
+ * An answer that was not 2xx, with the envelope's fields. `code` is the one to branch on: typed
+ * as every code of the API, and as the codes of one operation after `isErrorOf`.
  */
 export class SwapPartnersError extends Error {
   readonly status: number;
   readonly type: ErrorType;
-  readonly code: string;
+  readonly code: ErrorCode;
+  /** The operation that answered (its `operationId`), or null for an answer made up locally. */
+  readonly operation: OperationId | null;
   readonly param: string | null;
   readonly upstreamCode: number | null;
   readonly retryAfterMs: number | null;
@@ -36,12 +60,18 @@ export class SwapPartnersError extends Error {
   /** On a failed `swaps.create`: the key it was sent with (retry with it after a 429 only). */
   idempotencyKey?: string;
 
-  constructor(status: number, error: Envelope, requestId: string | null) {
+  constructor(
+    status: number,
+    error: Envelope,
+    requestId: string | null,
+    operation: OperationId | null = null,
+  ) {
     super(error.message);
     this.name = new.target.name;
     this.status = status;
     this.type = error.type;
     this.code = error.code;
+    this.operation = operation;
     this.param = error.param;
     this.upstreamCode = error.upstream_code;
     this.retryAfterMs = error.retry_after_ms;
@@ -96,12 +126,30 @@ function isEnvelope(body: unknown): body is { error: Envelope } {
   return typeof error?.type === 'string' && typeof error.code === 'string';
 }
 
+/**
+ * Whether `error` is `operation`'s answer, narrowing its `code` to that operation's codes:
+ * `if (isErrorOf(error, 'Swaps_create') && error.code === 'rate_expired') { … }`.
+ */
+export function isErrorOf<Operation extends OperationId>(
+  error: unknown,
+  operation: Operation,
+): error is SwapPartnersError & {
+  readonly code: ErrorCodeOf<Operation>;
+  readonly operation: Operation;
+} {
+  return error instanceof SwapPartnersError && error.operation === operation;
+}
+
 /** The typed error for a non-2xx answer; an answer that is not the envelope is an InternalError. */
-export function toError(response: Response, body: unknown): SwapPartnersError {
+export function toError(
+  response: Response,
+  body: unknown,
+  operation: OperationId | null = null,
+): SwapPartnersError {
   const requestId = response.headers.get('x-request-id');
   if (isEnvelope(body)) {
     const ErrorClass = BY_TYPE[body.error.type] ?? SwapPartnersError;
-    return new ErrorClass(response.status, body.error, requestId);
+    return new ErrorClass(response.status, body.error, requestId, operation);
   }
   return new InternalError(
     response.status,
@@ -114,5 +162,6 @@ export function toError(response: Response, body: unknown): SwapPartnersError {
       retry_after_ms: null,
     },
     requestId,
+    operation,
   );
 }
