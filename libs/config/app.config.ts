@@ -370,10 +370,29 @@ function dashboard(reader: EnvReader): DashboardConfig {
   return { publicUrl: url === undefined ? null : new URL(url).origin };
 }
 
+/**
+ * In production a missing `PUBLIC_URL` would let a request's `Host` choose the links mailed to
+ * people (a poisoned reset link), and a missing `SMTP_URL` would write every reset and invitation
+ * token to the log: the process refuses to start, naming each one missing (fail closed).
+ */
+function requireInProduction(reader: EnvReader, appEnv: string, names: readonly string[]): void {
+  if (appEnv !== 'production') {
+    return;
+  }
+  const missing = names.filter((name) => reader.optional(name) === undefined);
+  if (missing.length > 0) {
+    throw new ConfigError(
+      missing.join(' and '),
+      `${missing.length > 1 ? 'are' : 'is'} required when APP_ENV is production`,
+    );
+  }
+}
+
 export function loadApiConfig(env: Env, options: LoadOptions = {}): ApiConfig {
   const reader = new EnvReader(env);
   const upstream = providers(reader);
   const shared = common(reader);
+  requireInProduction(reader, shared.appEnv, ['PUBLIC_URL', 'SMTP_URL']);
   return {
     ...shared,
     mail: mail(reader),

@@ -12,6 +12,8 @@ function env(overrides: Record<string, string | undefined> = {}) {
     PROVIDER_PRIVATE_KEY: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
     ADMIN_TOKEN: randomBytes(24).toString('hex'),
     CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    PUBLIC_URL: 'https://swaps.example.com',
+    SMTP_URL: 'smtp://127.0.0.1:2525',
     ...overrides,
   };
 }

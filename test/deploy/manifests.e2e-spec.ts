@@ -75,6 +75,7 @@ interface ServiceSpec {
 
 interface IngressSpec {
   ingressClassName: string;
+  defaultBackend?: unknown;
   tls: { hosts: string[]; secretName: string }[];
   rules: {
     host: string;
@@ -213,9 +214,11 @@ describe('deploy/ rendered with kustomize', () => {
     const config = one('ConfigMap', 'swap-partners-config') as KubeObject & {
       data: Record<string, string>;
     };
-    expect(Object.keys(config.data)).toEqual(expect.arrayContaining(['PUBLIC_URL', 'SMTP_URL']));
+    expect(config.data.APP_ENV).toBe('production');
     const host = new URL(config.data.PUBLIC_URL).host;
     const ingress = (one('Ingress', 'swap-api') as KubeObject & { spec: IngressSpec }).spec;
+    // Only PUBLIC_URL's host reaches the api: no default backend, no rule for any host.
+    expect(ingress.defaultBackend).toBeUndefined();
     expect(ingress.rules.map((r) => r.host)).toEqual([host]);
     expect(ingress.tls).toEqual([{ hosts: [host], secretName: expect.any(String) }]);
     const paths = ingress.rules[0].http.paths;
@@ -230,6 +233,43 @@ describe('deploy/ rendered with kustomize', () => {
       expect(path.backend.service.name).toBe('swap-api');
       expect(service.spec.ports.map((p) => p.name)).toContain(path.backend.service.port.name);
     }
+  });
+
+  it('gives production its PUBLIC_URL and, from the Secret, SMTP_URL: the api and the poller that sends', () => {
+    const config = one('ConfigMap', 'swap-partners-config') as KubeObject & {
+      data: Record<string, string>;
+    };
+    const secret = one('Secret', 'swap-partners-secrets') as KubeObject & {
+      stringData: Record<string, string>;
+    };
+    expect(new URL(config.data.PUBLIC_URL).protocol).toBe('https:');
+    // A mail server's URL carries its login: never in a ConfigMap.
+    expect(config.data.SMTP_URL).toBeUndefined();
+    expect(['smtp:', 'smtps:']).toContain(new URL(secret.stringData.SMTP_URL).protocol);
+    interface EnvContainer {
+      env?: { name: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+      envFrom?: { configMapRef?: { name: string }; secretRef?: { name: string } }[];
+    }
+    const containerOf = (name: string) =>
+      (one('Deployment', name) as Workload).spec.template.spec.containers[0] as EnvContainer;
+    const reads = (container: EnvContainer, variable: string, from: 'config' | 'secret') =>
+      from === 'config'
+        ? (container.envFrom ?? []).some((e) => e.configMapRef?.name === config.metadata.name)
+        : (container.envFrom ?? []).some((e) => e.secretRef?.name === secret.metadata.name) ||
+          (container.env ?? []).some(
+            (e) =>
+              e.name === variable &&
+              e.valueFrom?.secretKeyRef?.name === secret.metadata.name &&
+              e.valueFrom.secretKeyRef.key === variable,
+          );
+    const api = containerOf('swap-api');
+    const poller = containerOf('swap-poller');
+    expect({
+      apiPublicUrl: reads(api, 'PUBLIC_URL', 'config'),
+      apiSmtpUrl: reads(api, 'SMTP_URL', 'secret'),
+      pollerSmtpUrl: reads(poller, 'SMTP_URL', 'secret'),
+      pollerEnv: reads(poller, 'APP_ENV', 'config'),
+    }).toEqual({ apiPublicUrl: true, apiSmtpUrl: true, pollerSmtpUrl: true, pollerEnv: true });
   });
 
   it('scrapes both processes: the api with the admin token, the poller on its probe port', () => {
