@@ -57,12 +57,12 @@ export class HealthService {
   }
 
   async readiness(): Promise<ReadinessReport> {
-    const [db, pending, redis] = await Promise.all([
+    const [db, migrations, redis] = await Promise.all([
       this.pingDatabase(),
-      withTimeout(this.dataSource.showMigrations(), PROBE_TIMEOUT_MS).catch(() => true),
+      this.migrationsState(),
       this.store.health(PROBE_TIMEOUT_MS),
     ]);
-    const dbState = !db ? 'down' : pending ? 'migrations_pending' : 'up';
+    const dbState = db ? migrations : 'down';
     // The in-process store of the embedded start is always up: nothing stands between us and it.
     const redisState = redis === 'down' ? 'down' : 'up';
     return {
@@ -78,6 +78,23 @@ export class HealthService {
       this.store.health(PROBE_TIMEOUT_MS),
     ]);
     return { postgres, redis };
+  }
+
+  /**
+   * Whether migrations are current. A check that fails or times out says nothing about the
+   * migrations: it means Postgres refused us (out of connections, a connection refused while a
+   * pooled one still answers the ping), so the database is unavailable.
+   */
+  private async migrationsState(): Promise<'up' | 'down' | 'migrations_pending'> {
+    if (!this.dataSource.isInitialized) {
+      return 'down';
+    }
+    try {
+      const pending = await withTimeout(this.dataSource.showMigrations(), PROBE_TIMEOUT_MS);
+      return pending ? 'migrations_pending' : 'up';
+    } catch {
+      return 'down';
+    }
   }
 
   private async pingDatabase(): Promise<boolean> {
