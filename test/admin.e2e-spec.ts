@@ -369,6 +369,24 @@ describe('Admin API (over HTTP)', () => {
       expect(afterRevoke.body.credentials).toEqual([revoked.body.credential]);
     });
 
+    it('refuses to reveal a revoked credential: 409 conflict, nothing audited as revealed', async () => {
+      const organization = await createOrganization({ name: 'Revoked Co', status: 'active' });
+      const issued = await admin()
+        .post(`/admin/organizations/${organization.id}/credentials`)
+        .expect(201);
+      const { publicKey, secret } = issued.body.credential as { publicKey: string; secret: string };
+      await admin().post(`/admin/credentials/${publicKey}/revoke`).expect(200);
+
+      const revealed = await admin().post(`/admin/credentials/${publicKey}/reveal`).expect(409);
+      expectEnvelope(revealed.body, 'conflict', 'conflict');
+      expect(JSON.stringify(revealed.body)).not.toContain(secret);
+      const audit = await admin().get('/admin/audit?limit=1').expect(200);
+      expect(audit.body.entries[0]).toMatchObject({
+        action: 'credential.revoke',
+        targetId: publicKey,
+      });
+    });
+
     it('answers an issue request sent with an empty JSON body too', async () => {
       const organization = await createOrganization({ name: 'Json Co' });
       await admin()

@@ -7,6 +7,7 @@ import { AuditLogRepository } from './audit-log.repository.js';
 import { CredentialAuthenticator } from './credential.authenticator.js';
 import { CredentialCipher, newPublicKey, newSecret } from './credential.cipher.js';
 import { CredentialsRepository } from './credentials.repository.js';
+import { credentialState } from './credentials.service.js';
 import {
   NewOrganization,
   OrganizationPatch,
@@ -133,6 +134,13 @@ export class OrganizationsService {
     const credential = await this.credentials.findByPublicKey(publicKey);
     if (!credential) {
       throw notFound('Credential');
+    }
+    const state = credentialState(credential).kind;
+    if (state === 'revoked' || state === 'expired') {
+      throw new AppError(
+        ErrorCode.Conflict,
+        'This credential no longer works and its secret is not shown again; issue a new one.',
+      );
     }
     await this.audit.record({
       actor,

@@ -64,9 +64,11 @@ export class AdminCredentialsController {
   @Post('credentials/:publicKey/reveal')
   @ApiOperation({
     summary: 'Reveal a secret',
-    description: 'Answers the secret of a credential again; audited.',
+    description:
+      'Answers the secret of a credential again; audited. A revoked or expired credential ' +
+      'answers 409 `conflict`: its secret is never shown again.',
   })
-  @ApiErrors(ErrorCode.NotFound)
+  @ApiErrors(ErrorCode.NotFound, ErrorCode.Conflict)
   @HttpCode(200)
   @ApiOkResponse({
     type: RevealedCredentialResponse,
