@@ -258,6 +258,39 @@ describe('Webhooks', () => {
       await call(tester).get(`/v1/webhook_endpoints/${endpoint.id}/deliveries?limit=0`).expect(400);
     }, 20_000);
 
+    it("sends a recovered receiver's backlog at once, not after each delivery's backoff", async () => {
+      receiver.answer('/recovering', 503);
+      const endpoint = await createEndpoint(tester, {
+        url: `${receiver.url}/recovering`,
+        events: ['swap.created'],
+      });
+      const backlog = await createTestSwap(tester);
+      // Four failures at a 200 ms base: the next retry is 36 s (±10 %) away.
+      await waitUntil(
+        'four failed attempts',
+        () => Promise.resolve(receiver.at('/recovering').length >= 4),
+        30_000,
+        50,
+      );
+      receiver.answer('/recovering', 200);
+      const recoveredAt = Date.now();
+      const fresh = await createTestSwap(tester);
+
+      const swapsDelivered = () =>
+        receiver
+          .at('/recovering')
+          .slice(4)
+          .map((webhook) => verified(endpoint.secret!, webhook).data.swap.id);
+      await waitUntil(
+        'the backlog delivered after the first success',
+        () => Promise.resolve(swapsDelivered().includes(backlog.id)),
+        15_000,
+        50,
+      );
+      expect(swapsDelivered()).toContain(fresh.id);
+      expect(Date.now() - recoveredAt).toBeLessThan(15_000);
+    }, 60_000);
+
     it('signs with both secrets for 24 h after a rotation', async () => {
       const endpoint = await createEndpoint(tester, {
         url: `${receiver.url}/rotated`,

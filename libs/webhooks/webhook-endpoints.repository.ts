@@ -218,13 +218,23 @@ export class WebhookEndpointsRepository {
     });
   }
 
-  /** A delivery succeeded: the endpoint is healthy again and its circuit closed. */
-  async markHealthy(id: string): Promise<void> {
+  /**
+   * A delivery succeeded at `now`: the endpoint is healthy again and its circuit closed. When it
+   * was failing, its backlog is due at once instead of at each delivery's backed-off retry: the
+   * receiver has just shown it takes deliveries (the claim's per-endpoint room still paces them).
+   */
+  async markHealthy(id: string, now: Date): Promise<void> {
     await queryRows(
       this.dataSource,
-      `UPDATE webhook_endpoints SET failing_since = NULL, timeouts_in_row = 0, circuit_open_until = NULL
-        WHERE id = $1 AND (failing_since IS NOT NULL OR timeouts_in_row > 0)`,
-      [id],
+      `WITH healed AS (
+         UPDATE webhook_endpoints
+            SET failing_since = NULL, timeouts_in_row = 0, circuit_open_until = NULL
+          WHERE id = $1 AND (failing_since IS NOT NULL OR timeouts_in_row > 0)
+         RETURNING id)
+       UPDATE webhook_deliveries d SET next_attempt_at = $2
+         FROM healed
+        WHERE d.endpoint_id = healed.id AND d.status = 'pending' AND d.next_attempt_at > $2`,
+      [id, now],
     );
   }
 

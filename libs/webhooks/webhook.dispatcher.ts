@@ -186,7 +186,7 @@ export class WebhookDispatcher {
     );
     if (result.delivered) {
       if (!delivery.endpointHealthy) {
-        await this.endpoints.markHealthy(delivery.endpointId);
+        await this.endpoints.markHealthy(delivery.endpointId, now);
       }
     } else if (result.refused) {
       if (await this.endpoints.disableRefused(delivery.endpointId, now)) {
