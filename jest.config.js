@@ -28,7 +28,8 @@ const swcTsxConfig = {
 
 export default {
   rootDir: '.',
-  testEnvironment: 'node',
+  // Node's environment, plus a database of its own for each e2e file (test/database-environment.js).
+  testEnvironment: '<rootDir>/test/database-environment.js',
   testMatch: [
     '<rootDir>/apps/**/*.spec.ts',
     '<rootDir>/apps/**/*.spec.tsx',

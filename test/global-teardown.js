@@ -2,13 +2,20 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { adminDatabaseUrl } from './global-setup.js';
 
+/** Drops the run's template and every file's copy a file could not drop itself. */
 export default async function globalTeardown() {
-  const database = process.env.TEST_DATABASE_NAME;
-  if (database) {
+  const template = process.env.TEST_TEMPLATE_DATABASE;
+  if (template) {
     const client = new pg.Client({ connectionString: adminDatabaseUrl() });
     await client.connect();
     try {
-      await client.query(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+      const { rows } = await client.query(
+        `SELECT datname FROM pg_database WHERE datname = $1 OR starts_with(datname, $1 || '_f')`,
+        [template],
+      );
+      for (const { datname } of rows) {
+        await client.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
+      }
     } finally {
       await client.end();
     }

@@ -12,11 +12,16 @@ export function testRedisUrl(): string {
   return process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 }
 
-/** The per-run database created by the global setup. */
+/**
+ * This test file's own database: a copy of the run's migrated template, made by the test
+ * environment before the file's modules load (test/database-environment.js).
+ */
 export function testDatabaseUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
-    throw new Error('TEST_DATABASE_URL is not set: run the tests through jest (global setup)');
+    throw new Error(
+      'TEST_DATABASE_URL is not set: run the tests through jest; only *.e2e-spec.ts files get a database',
+    );
   }
   return url;
 }
