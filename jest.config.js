@@ -49,6 +49,8 @@ export default {
   setupFilesAfterEnv: ['<rootDir>/test/jest.setup.ts'],
   globalSetup: '<rootDir>/test/global-setup.js',
   globalTeardown: '<rootDir>/test/global-teardown.js',
-  testTimeout: 30000,
+  // Generous: a hook that starts an api and a sandbox takes seconds on a quiet machine and
+  // tens of seconds beside busy loops; a test that measures time says so with its own bounds.
+  testTimeout: 90_000,
   modulePathIgnorePatterns: ['<rootDir>/dist/', '<rootDir>/.data/'],
 };

@@ -178,14 +178,17 @@ describe(TieredCache.name, () => {
   });
 
   it('never keeps an in-process copy past the expiry of the shared entry it read', async () => {
-    await sut.get('k', 400, loader('first'));
-    await sleep(100);
+    // Margins of seconds, so that a loaded machine's slow timers change nothing.
+    const ttlMs = 3_000;
+    await sut.get('k', ttlMs, loader('first'));
+    const writtenBy = Date.now();
+    await sleep(500);
     const replica = new TieredCache(store, { namespace: 'spec' });
-    await expect(replica.get('k', 400, loader('never'))).resolves.toBe('first');
+    await expect(replica.get('k', ttlMs, loader('never'))).resolves.toBe('first');
 
-    // Past the writer's expiry, though not yet 400 ms after the replica read it.
-    await sleep(350);
+    // Past the writer's expiry, though not yet `ttlMs` after the replica read it.
+    await sleep(writtenBy + ttlMs + 100 - Date.now());
 
-    await expect(replica.get('k', 400, loader('second'))).resolves.toBe('second');
+    await expect(replica.get('k', ttlMs, loader('second'))).resolves.toBe('second');
   });
 });

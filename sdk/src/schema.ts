@@ -503,11 +503,14 @@ export interface components {
         };
         ValidateAddressDto: {
             /**
-             * @description Ticker; case-insensitive, common aliases accepted
+             * @description Ticker; case-insensitive, common aliases accepted. A well-formed ticker the service does not list (`GET /v1/currencies`), or a pair it cannot route, answers 400 `pair_unsupported`. Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400.
              * @example btc
              */
             currency: string;
-            /** @example bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq */
+            /**
+             * @description Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400.
+             * @example bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq
+             */
             address: string;
         };
         ValidateAddressResponse: {
@@ -517,12 +520,12 @@ export interface components {
         };
         CreateQuoteDto: {
             /**
-             * @description Ticker; case-insensitive, common aliases accepted
+             * @description Ticker; case-insensitive, common aliases accepted. A well-formed ticker the service does not list (`GET /v1/currencies`), or a pair it cannot route, answers 400 `pair_unsupported`. Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400.
              * @example btc
              */
             from: string;
             /**
-             * @description Ticker; case-insensitive, common aliases accepted
+             * @description Ticker; case-insensitive, common aliases accepted. A well-formed ticker the service does not list (`GET /v1/currencies`), or a pair it cannot route, answers 400 `pair_unsupported`. Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400.
              * @example eth
              */
             to: string;
@@ -579,12 +582,12 @@ export interface components {
         };
         CreateSwapDto: {
             /**
-             * @description Ticker; case-insensitive, common aliases accepted
+             * @description Ticker; case-insensitive, common aliases accepted. A well-formed ticker the service does not list (`GET /v1/currencies`), or a pair it cannot route, answers 400 `pair_unsupported`. Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400.
              * @example btc
              */
             from: string;
             /**
-             * @description Ticker; case-insensitive, common aliases accepted
+             * @description Ticker; case-insensitive, common aliases accepted. A well-formed ticker the service does not list (`GET /v1/currencies`), or a pair it cannot route, answers 400 `pair_unsupported`. Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400.
              * @example eth
              */
             to: string;
@@ -593,17 +596,24 @@ export interface components {
              * @example 0.1
              */
             amountFrom: string;
-            /** @description User's payout wallet on the `to` chain */
+            /**
+             * @description User's payout wallet on the `to` chain, in that chain's format (checked with the provider before the swap is made: an address it refuses answers 400 `invalid_address`) Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400.
+             * @example 0x52908400098527886E0F7030069857D2E4169EE7
+             */
             address: string;
-            /** @description Required for fixed swaps; omit rather than send "" */
+            /**
+             * @description A wallet on the `from` chain for a refund. Required for fixed swaps; omit rather than send "" Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400.
+             * @example bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq
+             */
             refundAddress?: string | null;
+            /** @description Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400. */
             partnerReferenceId?: string | null;
             /**
              * @default float
              * @enum {string|null}
              */
             mode?: "float" | "fixed" | null;
-            /** @description Token from a fixed quote; required for fixed */
+            /** @description Token from a fixed quote; required for fixed Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400. */
             rateId?: string | null;
         };
         SwapResource: {
@@ -673,10 +683,15 @@ export interface components {
             events: components["schemas"]["EventResource"][];
         };
         CreateWebhookEndpointDto: {
-            /** @description https:// (http:// only in test mode), a public host. */
+            /**
+             * Format: uri
+             * @description https:// (http:// only in test mode), a public host: a host that resolves only to public addresses, checked when the endpoint is created or its URL changed; no credentials in the URL. Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400.
+             * @example https://partner.example.com/webhooks/swaps
+             */
             url: string;
             /** @description The event types sent to this endpoint; all of them when omitted. */
             events?: ("swap.created" | "swap.status_changed")[] | null;
+            /** @description Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400. */
             description?: string | null;
         };
         WebhookEndpointResource: {
@@ -702,9 +717,15 @@ export interface components {
             webhookEndpoints: components["schemas"]["WebhookEndpointResource"][];
         };
         UpdateWebhookEndpointDto: {
+            /**
+             * Format: uri
+             * @description As on create: https:// (http:// only in test mode), a public host. Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400.
+             * @example https://partner.example.com/webhooks/swaps
+             */
             url?: string | null;
             /** @description The event types sent to this endpoint; all of them when omitted. */
             events?: ("swap.created" | "swap.status_changed")[] | null;
+            /** @description Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 surrogates (a `\ud800` escape without its pair) are refused with 400. */
             description?: string | null;
             /** @description False stops deliveries; true resumes them. */
             enabled?: boolean | null;
@@ -728,7 +749,7 @@ export interface components {
         };
         TestDepositDto: {
             /**
-             * @description Decimal string; defaults to the amount the swap expects. On a fixed swap, any other amount ends it `expired`.
+             * @description Decimal string; defaults to the amount the swap expects. At most as many decimals as the `from` currency has (`GET /v1/currencies`), else 400 `invalid_request`. On a fixed swap, any other amount ends it `expired`. Only a `waiting` swap takes a deposit (409 `conflict` otherwise).
              * @example 0.1
              */
             amount?: string | null;
@@ -1800,9 +1821,9 @@ export interface operations {
     Pairs_get: {
         parameters: {
             query: {
-                /** @description Ticker; case-insensitive, common aliases accepted */
+                /** @description Ticker; case-insensitive, common aliases accepted. A well-formed ticker the service does not list (`GET /v1/currencies`), or a pair it cannot route, answers 400 `pair_unsupported`. */
                 from: string;
-                /** @description Ticker; case-insensitive, common aliases accepted */
+                /** @description Ticker; case-insensitive, common aliases accepted. A well-formed ticker the service does not list (`GET /v1/currencies`), or a pair it cannot route, answers 400 `pair_unsupported`. */
                 to: string;
             };
             header?: never;
@@ -2829,9 +2850,9 @@ export interface operations {
     PublicQuotes_quote: {
         parameters: {
             query: {
-                /** @description Ticker; case-insensitive, common aliases accepted */
+                /** @description Ticker; case-insensitive, common aliases accepted. A well-formed ticker the service does not list (`GET /v1/currencies`), or a pair it cannot route, answers 400 `pair_unsupported`. */
                 from: string;
-                /** @description Ticker; case-insensitive, common aliases accepted */
+                /** @description Ticker; case-insensitive, common aliases accepted. A well-formed ticker the service does not list (`GET /v1/currencies`), or a pair it cannot route, answers 400 `pair_unsupported`. */
                 to: string;
                 amount?: string;
             };
@@ -8085,7 +8106,7 @@ export interface operations {
     TestHelpers_addresses: {
         parameters: {
             query: {
-                /** @description Ticker; case-insensitive, common aliases accepted */
+                /** @description Ticker; case-insensitive, common aliases accepted. A well-formed ticker the service does not list (`GET /v1/currencies`), or a pair it cannot route, answers 400 `pair_unsupported`. */
                 currency: string;
             };
             header?: never;

@@ -345,7 +345,8 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
     cases.hostile = sent;
     expect(failures).toEqual([]);
     expect(sent).toBeGreaterThan(500);
-  }, 120_000);
+    // About 1,600 requests: 10 s on a quiet machine, 100 s on a loaded one.
+  }, 400_000);
 
   /** Fresh credentials of one mode, each used for fewer requests than its per-second limit. */
   function credentialPool(mode: 'live' | 'test'): () => Promise<string> {
@@ -591,6 +592,9 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
   it('follows the links from each create through what they lead to (stateful)', async () => {
     const failures: string[] = [];
     let sent = 0;
+    let followed = 0;
+    /** The resources made along the way, by the answer's top-level key (`swap`, `credential`…). */
+    const created = new Set<string>();
     // Swaps start in test mode here, so the test helpers the links lead to can act on them.
     const pools = { live: credentialPool('test'), test: credentialPool('test') };
     const operations = operationsOf(document);
@@ -632,6 +636,10 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
         const path = `${fillPath(target.template, values)}${search ? `?${search}` : ''}`;
         const next = await holds(target, plan, authorization, path);
         sent += 1;
+        followed += 1;
+        if (next.status === 201) {
+          Object.keys(JSON.parse(next.answer.text) as object).forEach((key) => created.add(key));
+        }
         const where = `${source.operationId} -${name}→ ${link.operationId} ${path} → ${next.status}`;
         failures.push(...next.broken.map((p) => `${where}: ${p}`));
         failures.push(...conformance.check(target, next.answer).map((p) => `${where}: ${p}`));
@@ -661,6 +669,9 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
         authorization,
       );
       sent += 1;
+      if (first.status === 201) {
+        Object.keys(JSON.parse(first.answer.text) as object).forEach((key) => created.add(key));
+      }
       failures.push(...first.broken.map((p) => `${source.operationId} → ${first.status}: ${p}`));
       if (first.status >= 300) {
         failures.push(
@@ -676,6 +687,8 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
       );
     }
     cases.stateful = sent;
+    cases.linksFollowed = followed;
+    cases.resourcesCreated = created.size;
     expect(creates.map((o) => o.operationId)).toEqual(
       expect.arrayContaining([
         'Swaps_create',
@@ -684,7 +697,18 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
       ]),
     );
     expect(failures).toEqual([]);
-    expect(sent).toBeGreaterThan(15);
+    expect(followed).toBeGreaterThanOrEqual(30);
+    // One of each resource a partner or an operator can create.
+    expect([...created].sort()).toEqual(
+      expect.arrayContaining([
+        'credential',
+        'invitation',
+        'organization',
+        'swap',
+        'webhookEndpoint',
+        'widgetKey',
+      ]),
+    );
   }, 60_000);
 });
 

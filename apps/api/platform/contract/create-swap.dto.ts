@@ -19,7 +19,12 @@ export class CreateSwapDto {
   })
   amountFrom: string;
 
-  @ApiProperty({ description: "User's payout wallet on the `to` chain" })
+  @ApiProperty({
+    description:
+      "User's payout wallet on the `to` chain, in that chain's format (checked with the " +
+      'provider before the swap is made: an address it refuses answers 400 `invalid_address`)',
+    example: '0x52908400098527886E0F7030069857D2E4169EE7',
+  })
   @StringField('address', {
     maxLength: 256,
     notEmpty: true,
@@ -27,7 +32,12 @@ export class CreateSwapDto {
   })
   address: string;
 
-  @ApiPropertyOptional({ description: 'Required for fixed swaps; omit rather than send ""' })
+  @ApiPropertyOptional({
+    description:
+      'A wallet on the `from` chain for a refund. Required for fixed swaps; omit rather than ' +
+      'send ""',
+    example: 'bc1qar0srrr7xfkvy5l643lydnw9re59gtzzwf5mdq',
+  })
   @StringField('refundAddress', {
     maxLength: 256,
     required: false,

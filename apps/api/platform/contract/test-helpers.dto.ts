@@ -7,7 +7,10 @@ export class TestDepositDto {
   @ApiPropertyOptional({
     example: '0.1',
     description:
-      'Decimal string; defaults to the amount the swap expects. On a fixed swap, any other amount ends it `expired`.',
+      'Decimal string; defaults to the amount the swap expects. At most as many decimals as ' +
+      'the `from` currency has (`GET /v1/currencies`), else 400 `invalid_request`. On a fixed ' +
+      'swap, any other amount ends it `expired`. Only a `waiting` swap takes a deposit (409 ' +
+      '`conflict` otherwise).',
   })
   @AmountField('amount', { required: false })
   amount?: string;

@@ -5,7 +5,13 @@ import { StringField } from '#app/input';
 /** A required ticker field or query parameter (`from`, `to`, `currency`); aliases are resolved later. */
 export function TickerField(name: string, example: string): PropertyDecorator {
   return applyDecorators(
-    ApiProperty({ example, description: 'Ticker; case-insensitive, common aliases accepted' }),
+    ApiProperty({
+      example,
+      description:
+        'Ticker; case-insensitive, common aliases accepted. A well-formed ticker the service ' +
+        'does not list (`GET /v1/currencies`), or a pair it cannot route, answers 400 ' +
+        '`pair_unsupported`.',
+    }),
     StringField(name, {
       maxLength: 32,
       notEmpty: true,

@@ -254,11 +254,21 @@ const LINKS: Record<string, Record<string, { operationId: string; parameters: ob
       ['ListCredentials', 'AdminCredentials_list'],
       ['GetEarnings', 'AdminEarnings_get'],
       ['ListWebhookEndpoints', 'AdminWebhookEndpoints_list'],
+      ['CreateWidgetKey', 'AdminWidgetKeys_create'],
+      ['ListWidgetKeys', 'AdminWidgetKeys_list'],
+      ['InviteDashboardUser', 'AdminDashboardUsers_invite'],
+      ['ListDashboardUsers', 'AdminDashboardUsers_list'],
     ].map(([name, operationId]) => [
       name,
       { operationId, parameters: { id: '$response.body#/organization/id' } },
     ]),
   ),
+  AdminWidgetKeys_create: {
+    RevokeWidgetKey: {
+      operationId: 'AdminWidgetKeys_revoke',
+      parameters: { key: '$response.body#/widgetKey/key' },
+    },
+  },
   AdminCredentials_issue: {
     RevealCredential: {
       operationId: 'AdminCredentials_reveal',

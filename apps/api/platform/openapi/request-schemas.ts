@@ -11,10 +11,17 @@ type ValidationMetadata = ReturnType<
 >[number];
 
 /**
- * What `IsPlainText` refuses, as a JSON Schema pattern: C0 and C1 controls and unpaired
- * surrogates. Written with `\u` escapes only, so every regex dialect (ECMA-262, Python) reads it.
+ * What `IsPlainText` refuses that a pattern can say in every regex dialect (ECMA-262, Python,
+ * Rust, RE2): C0 and C1 controls, written with `\u` escapes only. A range of surrogates would
+ * not compile in Rust's or RE2's engines, whose strings cannot hold one: the refusal of unpaired
+ * surrogates is stated in prose (`PLAIN_TEXT_RULE`) on every field that has this pattern.
  */
-export const PLAIN_TEXT_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F\\uD800-\\uDFFF]*$';
+export const PLAIN_TEXT_PATTERN = '^[^\\u0000-\\u001F\\u007F-\\u009F]*$';
+
+/** The plain-text rule in words, appended to the description of every field it applies to. */
+export const PLAIN_TEXT_RULE =
+  'Plain text: control characters (U+0000 to U+001F, U+007F to U+009F) and unpaired UTF-16 ' +
+  'surrogates (a `\\ud800` escape without its pair) are refused with 400.';
 
 /** The schema of one validator, or null when JSON Schema cannot say it (reported, not guessed). */
 function keywordsOf(meta: ValidationMetadata): JsonSchema | null {
@@ -136,12 +143,18 @@ function makeNullable(schema: JsonSchema): void {
 const DOCUMENTATION = ['description', 'example', 'examples', 'default', 'title', 'format'];
 
 function documented(generated: JsonSchema | undefined, derived: JsonSchema): JsonSchema {
-  const words = Object.fromEntries(
+  const words: JsonSchema = Object.fromEntries(
     DOCUMENTATION.filter((key) => generated?.[key] !== undefined).map((key) => [
       key,
       generated?.[key],
     ]),
   );
+  const plain = [derived, derived.items as JsonSchema | undefined].some(
+    (schema) => schema?.pattern === PLAIN_TEXT_PATTERN,
+  );
+  if (plain) {
+    words.description = [words.description, PLAIN_TEXT_RULE].filter(Boolean).join(' ');
+  }
   return { ...words, ...derived };
 }
 

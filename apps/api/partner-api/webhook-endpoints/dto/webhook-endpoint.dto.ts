@@ -28,7 +28,14 @@ function EventTypesField(): PropertyDecorator {
 }
 
 export class CreateWebhookEndpointDto {
-  @ApiProperty({ description: 'https:// (http:// only in test mode), a public host.' })
+  @ApiProperty({
+    description:
+      'https:// (http:// only in test mode), a public host: a host that resolves only to ' +
+      'public addresses, checked when the endpoint is created or its URL changed; no ' +
+      'credentials in the URL.',
+    format: 'uri',
+    example: 'https://partner.example.com/webhooks/swaps',
+  })
   @StringField('url', { maxLength: URL_MAX, notEmpty: true })
   url: string;
 
@@ -41,7 +48,11 @@ export class CreateWebhookEndpointDto {
 }
 
 export class UpdateWebhookEndpointDto {
-  @ApiPropertyOptional()
+  @ApiPropertyOptional({
+    description: 'As on create: https:// (http:// only in test mode), a public host.',
+    format: 'uri',
+    example: 'https://partner.example.com/webhooks/swaps',
+  })
   @StringField('url', { maxLength: URL_MAX, required: false, notEmpty: true })
   url?: string;
 
