@@ -5,7 +5,6 @@ import { RateLimitingModule } from '../platform/rate-limiting/rate-limiting.modu
 import { DashboardCsrf } from './common/dashboard.csrf.js';
 import { DashboardGuard } from './common/dashboard.guard.js';
 import { ReauthPrompts } from './common/reauth.js';
-import { SignInSteps } from './common/sign-in-steps.js';
 
 /**
  * What every dashboard page module imports: the accounts (sessions, re-authentication and its
@@ -13,14 +12,13 @@ import { SignInSteps } from './common/sign-in-steps.js';
  */
 @Module({
   imports: [AccountsModule, PartnersModule, RateLimitingModule],
-  providers: [DashboardCsrf, DashboardGuard, SignInSteps, ReauthPrompts],
+  providers: [DashboardCsrf, DashboardGuard, ReauthPrompts],
   exports: [
     AccountsModule,
     PartnersModule,
     RateLimitingModule,
     DashboardCsrf,
     DashboardGuard,
-    SignInSteps,
     ReauthPrompts,
   ],
 })

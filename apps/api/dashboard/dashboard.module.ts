@@ -23,7 +23,10 @@ import { WidgetPagesModule } from './widget/widget.module.js';
 @Module({})
 class DashboardSettingsModule {}
 
-/** The accounts pages, the Overview, Team, Security and Audit log. */
+/**
+ * The accounts pages, the Overview, Team, Security and Audit log. The sign-in page takes its
+ * second-factor step from the second factors' module, imported with it (`forRoot`).
+ */
 @Module({
   imports: [DashboardCoreModule, PartnerEarningsModule],
   controllers: [
@@ -44,6 +47,7 @@ class AccountsPagesModule {}
 @Module({})
 export class DashboardModule {
   static forRoot(config: ApiConfig): DynamicModule {
+    const secondFactors = SecondFactorsPagesModule.forRoot(config);
     return {
       module: DashboardModule,
       imports: [
@@ -54,14 +58,14 @@ export class DashboardModule {
           exports: [DASHBOARD_SETTINGS],
         },
         MailModule.config(config.mail),
-        AccountsPagesModule,
+        { module: AccountsPagesModule, imports: [secondFactors] },
         ApiKeysPagesModule,
         WebhooksPagesModule,
         EventsPagesModule,
         DashboardSwapsModule,
         DashboardEarningsModule,
         WidgetPagesModule,
-        SecondFactorsPagesModule.forRoot(config),
+        secondFactors,
       ],
       controllers: [AssetsController],
     };

@@ -1,4 +1,4 @@
-import { Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
+import { Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import {
   DashboardAccountsService,
@@ -24,7 +24,7 @@ import { setFlash } from '../common/flash.js';
 import { emailProblem, passwordFieldProblem, textProblem } from '../common/form-rules.js';
 import { safeNext } from '../../platform/site/origin.js';
 import { SeeOther } from '../common/see-other.js';
-import { SignInSteps } from '../common/sign-in-steps.js';
+import { SECOND_FACTOR_STEP, type SignInStep } from '../common/sign-in-steps.js';
 import {
   LinkGonePage,
   LoginPage,
@@ -49,7 +49,7 @@ export class AccountsController {
     private readonly sessions: DashboardSessionsService,
     private readonly throttle: SignInThrottle,
     private readonly audit: DashboardAudit,
-    private readonly signInSteps: SignInSteps,
+    @Inject(SECOND_FACTOR_STEP) private readonly secondFactor: SignInStep,
   ) {}
 
   @Get('login')
@@ -90,7 +90,7 @@ export class AccountsController {
       await this.throttle.recordFailure(email, ip);
       return refuse(401, SIGN_IN_FAILED);
     }
-    const step = await this.signInSteps.afterPassword(user, next, req, res);
+    const step = await this.secondFactor.begin(user, next, req, res);
     if (step !== null) {
       throw new SeeOther(step);
     }

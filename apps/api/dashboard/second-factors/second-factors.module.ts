@@ -1,4 +1,6 @@
-import { type DynamicModule, Module, type OnModuleInit } from '@nestjs/common';
+import { type DynamicModule, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import type { DashboardUser } from '#app/accounts';
 import { Clock, ReauthenticationService } from '#app/accounts';
 import type { ApiConfig } from '#app/config';
 import {
@@ -11,39 +13,49 @@ import {
 import { DashboardCoreModule } from '../dashboard-core.module.js';
 import { dashboardCookie } from '../common/cookies.js';
 import { CONFIRM_CODE_FIELD } from '../common/reauth-field.js';
-import { SignInSteps } from '../common/sign-in-steps.js';
+import { SECOND_FACTOR_STEP, type SignInStep } from '../common/sign-in-steps.js';
 import { SecondFactorNotices } from './second-factor-notices.js';
 import { PENDING_SIGN_IN_COOKIE, SecondFactorSessions } from './second-factor-sessions.js';
 import { SecondFactorSignInController } from './second-factor-sign-in.controller.js';
 import { SecondFactorsController } from './second-factors.controller.js';
 
 /**
- * Second factors in the dashboard: the sign-in step after a password (for a user with the
- * authenticator app or a passkey), and re-authentication by authenticator code or passkey.
+ * The step after a password for a user with the authenticator app or a passkey: a pending
+ * sign-in (its cookie) and the second-factor page instead of a session.
  */
-@Module({})
-class SecondFactorsHooksModule implements OnModuleInit {
+@Injectable()
+class SecondFactorSignInStep implements SignInStep {
   constructor(
-    private readonly steps: SignInSteps,
-    private readonly reauth: ReauthenticationService,
     private readonly totp: TotpService,
     private readonly passkeys: PasskeysService,
     private readonly pending: PendingSignInsService,
   ) {}
 
+  async begin(user: DashboardUser, next: string, req: Request, res: Response) {
+    // The authenticator app or a passkey: either makes the password only the first step.
+    const hasSecondFactor =
+      (await this.totp.isEnabled(user.id)) || (await this.passkeys.count(user.id)) > 0;
+    if (!hasSecondFactor) {
+      return null;
+    }
+    const token = await this.pending.start(user.id);
+    res.cookie(PENDING_SIGN_IN_COOKIE, token, dashboardCookie(req, { maxAge: 5 * 60_000 }));
+    return next === '/partner'
+      ? '/partner/login/second-factor'
+      : `/partner/login/second-factor?next=${encodeURIComponent(next)}`;
+  }
+}
+
+/** Re-authentication by authenticator code or passkey, for the users who have one. */
+@Module({})
+class SecondFactorsHooksModule implements OnModuleInit {
+  constructor(
+    private readonly reauth: ReauthenticationService,
+    private readonly totp: TotpService,
+    private readonly passkeys: PasskeysService,
+  ) {}
+
   onModuleInit(): void {
-    this.steps.register({
-      begin: async (user, next, req, res) => {
-        if (!(await this.hasSecondFactor(user.id))) {
-          return null;
-        }
-        const token = await this.pending.start(user.id);
-        res.cookie(PENDING_SIGN_IN_COOKIE, token, dashboardCookie(req, { maxAge: 5 * 60_000 }));
-        return next === '/partner'
-          ? '/partner/login/second-factor'
-          : `/partner/login/second-factor?next=${encodeURIComponent(next)}`;
-      },
-    });
     this.reauth.register({
       factor: 'totp',
       enabledFor: (userId) => this.totp.isEnabled(userId),
@@ -62,13 +74,13 @@ class SecondFactorsHooksModule implements OnModuleInit {
       enabledFor: async (userId) => (await this.passkeys.count(userId)) > 0,
     });
   }
-
-  /** The authenticator app or a passkey: either makes the password only the first step. */
-  private async hasSecondFactor(userId: string): Promise<boolean> {
-    return (await this.totp.isEnabled(userId)) || (await this.passkeys.count(userId)) > 0;
-  }
 }
 
+/**
+ * Second factors in the dashboard: the sign-in step after a password (`SECOND_FACTOR_STEP`,
+ * exported for the sign-in page), their pages, and re-authentication by authenticator code or
+ * passkey.
+ */
 @Module({})
 export class SecondFactorsPagesModule {
   static forRoot(config: ApiConfig): DynamicModule {
@@ -83,8 +95,13 @@ export class SecondFactorsPagesModule {
         factors,
         { module: SecondFactorsHooksModule, imports: [DashboardCoreModule, factors] },
       ],
-      providers: [SecondFactorSessions, SecondFactorNotices],
+      providers: [
+        SecondFactorSessions,
+        SecondFactorNotices,
+        { provide: SECOND_FACTOR_STEP, useClass: SecondFactorSignInStep },
+      ],
       controllers: [SecondFactorSignInController, SecondFactorsController],
+      exports: [SECOND_FACTOR_STEP],
     };
   }
 }
