@@ -1,6 +1,7 @@
 export * from './delivery/index.js';
 export * from './webhook-deliveries.repository.js';
 export * from './webhook-endpoint-id.js';
+export * from './webhook-endpoint.rules.js';
 export * from './webhook-endpoint.view.js';
 export * from './webhook-endpoints.repository.js';
 export * from './webhook-endpoints.service.js';

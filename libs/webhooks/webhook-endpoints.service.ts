@@ -38,6 +38,7 @@ import {
   type EndpointPatch,
 } from './webhook-endpoints.repository.js';
 import { ROTATION_OVERLAP_MS, signFor } from './webhook-signing.js';
+import { WEBHOOK_ENDPOINT_RULES } from './webhook-endpoint.rules.js';
 
 export interface CreateEndpointInput {
   url: string;
@@ -57,6 +58,16 @@ export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
  */
 export const PING_TIMEOUT_MS = 5_000;
 export const PINGS_IN_FLIGHT = { perEndpoint: 1, perOrganization: 3 } as const;
+
+/** An endpoint's description within its limit (`WEBHOOK_ENDPOINT_RULES`); null or absent is none. */
+function assertDescription(description: string | null | undefined): void {
+  const max = WEBHOOK_ENDPOINT_RULES.descriptionMaxLength;
+  if (description && [...description].length > max) {
+    throw new AppError(ErrorCode.InvalidRequest, `description must be at most ${max} characters.`, {
+      param: 'description',
+    });
+  }
+}
 
 /**
  * Partners' webhook endpoints (docs/decisions.md, "Webhook endpoint limits and pings"): create,
@@ -80,6 +91,7 @@ export class WebhookEndpointsService {
   ) {}
 
   async create(owner: OwnerScope, input: CreateEndpointInput): Promise<WebhookEndpointView> {
+    assertDescription(input.description);
     await this.assertTarget(input.url, owner.livemode);
     const secret = generateWebhookSecret();
     const now = new Date();
@@ -122,6 +134,7 @@ export class WebhookEndpointsService {
   }
 
   async update(id: string, owner: OwnerScope, patch: EndpointPatch): Promise<WebhookEndpointView> {
+    assertDescription(patch.description);
     await this.own(id, owner);
     if (patch.url !== undefined) {
       await this.assertTarget(patch.url, owner.livemode);

@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
+import { WEBHOOK_ENDPOINT_RULES } from '../webhook-endpoint.rules.js';
 
 /** Why an address may not receive webhooks. */
 export type RefusedAddressClass =
@@ -135,7 +136,7 @@ export interface WebhookTargetPolicy {
 
 export type TargetVerdict = { allowed: true } | { allowed: false; reason: string };
 
-const MAX_URL_LENGTH = 2_048;
+const MAX_URL_LENGTH = WEBHOOK_ENDPOINT_RULES.urlMaxLength;
 
 /** The bracket-free host of a URL (`[::1]` → `::1`). */
 function hostOf(url: URL): string {

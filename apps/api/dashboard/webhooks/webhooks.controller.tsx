@@ -4,7 +4,11 @@ import { DashboardAudit, dashboardActor, type SignedIn } from '#app/accounts';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { EVENT_TYPES, type EventType } from '#app/events';
-import { WebhookEndpointsService, type WebhookEndpointView } from '#app/webhooks';
+import {
+  WEBHOOK_ENDPOINT_RULES,
+  WebhookEndpointsService,
+  type WebhookEndpointView,
+} from '#app/webhooks';
 import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,
@@ -40,6 +44,8 @@ export function ownerOf(me: SignedIn): OwnerScope {
   return { organizationId: me.organization.id, livemode: me.session.mode === 'live' };
 }
 
+const { urlMaxLength: URL_MAX, descriptionMaxLength: DESCRIPTION_MAX } = WEBHOOK_ENDPOINT_RULES;
+
 /** At most `max` characters of what was typed, to show it back. */
 function clip(value: string, max: number): string {
   return [...value].slice(0, max).join('');
@@ -54,12 +60,12 @@ function readEndpointForm(
   const description = (form.description ?? '').trim();
   const events = EVENT_TYPES.filter((type) => form[`event:${type}`] === 'on');
   const errors: EndpointErrors = {};
-  const urlProblem = textProblem(url, 'the URL', 2048);
+  const urlProblem = textProblem(url, 'the URL', URL_MAX);
   if (urlProblem) {
     errors.url = urlProblem;
   }
   const descriptionProblem =
-    description === '' ? null : textProblem(description, 'the description', 500);
+    description === '' ? null : textProblem(description, 'the description', DESCRIPTION_MAX);
   if (descriptionProblem) {
     errors.description = descriptionProblem;
   }
@@ -68,8 +74,8 @@ function readEndpointForm(
   }
   return {
     values: {
-      url: clip(url, 2048),
-      description: clip(description, 500),
+      url: clip(url, URL_MAX),
+      description: clip(description, DESCRIPTION_MAX),
       events,
       enabled: editing ? form.enabled === 'on' : true,
     },

@@ -1,5 +1,5 @@
 import { EVENT_TYPES, type EventType } from '#app/events';
-import type { AttemptRow, WebhookEndpointView } from '#app/webhooks';
+import { WEBHOOK_ENDPOINT_RULES, type AttemptRow, type WebhookEndpointView } from '#app/webhooks';
 import { Field } from '../components/field.js';
 import { FormError } from '../components/flash.js';
 import { Form } from '../components/form.js';
@@ -40,7 +40,7 @@ function EndpointFields({
         type="url"
         value={values.url}
         error={errors.url}
-        maxlength={2048}
+        maxlength={WEBHOOK_ENDPOINT_RULES.urlMaxLength}
         required
         hint="https:// and a public host; test mode also takes http://."
       />
@@ -49,7 +49,7 @@ function EndpointFields({
         name="description"
         value={values.description}
         error={errors.description}
-        maxlength={500}
+        maxlength={WEBHOOK_ENDPOINT_RULES.descriptionMaxLength}
       />
       <fieldset class="field">
         <legend>Event types</legend>

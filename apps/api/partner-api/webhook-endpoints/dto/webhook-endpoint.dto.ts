@@ -2,10 +2,11 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayNotEmpty, ArrayUnique, IsArray, IsIn } from 'class-validator';
 import { EVENT_TYPES, type EventType } from '#app/events';
+import { WEBHOOK_ENDPOINT_RULES } from '#app/webhooks';
 import { BooleanField, Field, IntegerField, StringField } from '#app/input';
 
-const URL_MAX = 2048;
-const DESCRIPTION_MAX = 500;
+const URL_MAX = WEBHOOK_ENDPOINT_RULES.urlMaxLength;
+const DESCRIPTION_MAX = WEBHOOK_ENDPOINT_RULES.descriptionMaxLength;
 const EVENTS_MESSAGE = `events must be a non-empty list of distinct event types: ${EVENT_TYPES.join(', ')}.`;
 
 /** `events`: a non-empty list of distinct known types. */
