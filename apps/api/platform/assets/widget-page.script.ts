@@ -11,9 +11,16 @@ export const WIDGET_PAGE_SCRIPT = String.raw`(function () {
   var T = config.text;
   var API = '/widget-api/v1';
   var TERMINAL = ['finished', 'failed', 'refunded', 'overdue', 'expired'];
+  var PROGRESS = ['confirming', 'exchanging', 'sending'];
   var POLL_MS = 3000;
+  var HOLD_POLL_MS = 15000;
+  var HASH_POLL_MS = 10000;
+  var HASH_POLLS = 30;
   var $ = function (id) { return document.getElementById(id); };
-  var state = { currencies: [], quote: null, quoteSeq: 0, swap: null, token: null, idempotencyKey: null, pollTimer: null, countdown: null };
+  var sections = { amount: $('step-amount'), addresses: $('step-addresses'), deposit: $('step-deposit'), outcome: $('step-outcome') };
+  /** The deposit step's own elements: found while the step is out of the document too. */
+  var d = function (id) { return sections.deposit.querySelector('#' + id); };
+  var state = { currencies: [], quote: null, quoteSeq: 0, swap: null, token: null, idempotencyKey: null, pollTimer: null, countdown: null, screen: null, windowTimer: null, qrFor: null, hashPolls: 0 };
 
   function fill(template, values) {
     return template.replace(/\{(\w+)\}/g, function (_, name) { return values[name] === undefined ? '' : String(values[name]); });
@@ -44,11 +51,34 @@ export const WIDGET_PAGE_SCRIPT = String.raw`(function () {
     });
   }
 
+  /**
+   * Shows one step. The deposit step is in the document only while the deposit window is open:
+   * afterwards no address, amount or QR code to pay is left anywhere on the page.
+   */
   function show(step) {
-    ['amount', 'addresses', 'deposit'].forEach(function (name) { $('step-' + name).hidden = name !== step; });
-    var heading = $('step-' + step).querySelector('h2');
+    if (step === 'deposit' && !sections.deposit.isConnected) {
+      sections.outcome.parentNode.insertBefore(sections.deposit, sections.outcome);
+    }
+    if (step !== 'deposit' && sections.deposit.isConnected) { closeDeposit(); }
+    Object.keys(sections).forEach(function (name) { sections[name].hidden = name !== step; });
+    var heading = sections[step].querySelector('h2');
     if (heading) { heading.focus(); }
     resized();
+  }
+
+  function closeDeposit() {
+    clearTimeout(state.windowTimer);
+    ['deposit-amount', 'payin', 'swap-id', 'pay-till', 'status', 'status-detail'].forEach(function (id) { d(id).textContent = ''; });
+    if (d('qr').src) { URL.revokeObjectURL(d('qr').src); }
+    d('qr').removeAttribute('src');
+    d('qr').hidden = true;
+    state.qrFor = null;
+    sections.deposit.remove();
+  }
+
+  /** Assigns only a change, so a live region is not read out again on every poll. */
+  function setText(element, text) {
+    if (element.textContent !== text) { element.textContent = text; }
   }
 
   function resized() {
@@ -218,6 +248,28 @@ export const WIDGET_PAGE_SCRIPT = String.raw`(function () {
     }, 400);
   }
 
+  function testAddress(ticker) {
+    return api('GET', '/test_helpers/addresses?currency=' + encodeURIComponent(ticker)).then(function (json) { return json.addresses[0]; });
+  }
+
+  /** Test keys only: valid addresses of the pair's currencies, refund too where a fixed rate needs one. */
+  function useTestAddresses() {
+    var q = state.quote;
+    if (!q) { return; }
+    var targets = [{ input: $('address'), ticker: q.to, output: $('address-check') }];
+    if (q.mode === 'fixed') { targets.push({ input: $('refund'), ticker: q.from, output: $('refund-check') }); }
+    $('test-address').disabled = true;
+    $('create-error').textContent = '';
+    Promise.all(targets.map(function (target) {
+      return testAddress(target.ticker).then(function (address) {
+        target.input.value = address;
+        checkAddress(target.input, function () { return target.ticker; }, target.output);
+      }).catch(function () {
+        $('create-error').textContent = fill(T.testAddressFailed, { ticker: target.ticker.toUpperCase() });
+      });
+    })).then(function () { $('test-address').disabled = false; resized(); });
+  }
+
   function toAddresses() {
     if (!state.quote) { return; }
     var q = state.quote;
@@ -256,34 +308,74 @@ export const WIDGET_PAGE_SCRIPT = String.raw`(function () {
   }
 
   function showDeposit() {
-    var swap = state.swap;
-    $('deposit-amount').textContent = swap.amountExpectedFrom + ' ' + swap.from.toUpperCase();
-    $('payin').textContent = swap.payinAddress;
-    $('swap-id').textContent = swap.id;
-    $('pay-till').textContent = swap.payTill ? fill(T.payTill, { time: new Date(swap.payTill).toLocaleString() }) : '';
-    $('pay-till').hidden = !swap.payTill;
-    loadQr();
-    renderStatus();
-    show('deposit');
+    state.screen = null;
+    state.hashPolls = 0;
+    render();
     schedulePoll();
   }
 
-  function loadQr() {
-    fetch(API + '/swaps/' + encodeURIComponent(state.swap.id) + '/qr.svg', {
+  /** Open while the swap waits and, for a fixed rate, its deadline (payTill) has not passed. */
+  function depositOpen(swap) {
+    return swap.status === 'waiting' && !(swap.payTill && Date.parse(swap.payTill) <= Date.now());
+  }
+
+  /** Which screen a swap's state gets: the deposit step, or one of T.screens. */
+  function screenOf(swap) {
+    if (swap.status === 'waiting') { return depositOpen(swap) ? 'deposit' : 'windowClosed'; }
+    if (PROGRESS.indexOf(swap.status) !== -1) { return 'received'; }
+    return swap.status;
+  }
+
+  function render() {
+    var screen = screenOf(state.swap);
+    if (screen === 'deposit') { renderDeposit(); } else { renderOutcome(screen); }
+    if (screen !== state.screen) {
+      state.screen = screen;
+      show(screen === 'deposit' ? 'deposit' : 'outcome');
+    }
+    resized();
+  }
+
+  function renderDeposit() {
+    var swap = state.swap;
+    setText(d('deposit-amount'), swap.amountExpectedFrom + ' ' + swap.from.toUpperCase());
+    setText(d('payin'), swap.payinAddress);
+    setText(d('swap-id'), swap.id);
+    setText(d('pay-till'), swap.payTill ? fill(T.payTill, { time: new Date(swap.payTill).toLocaleString() }) : '');
+    d('pay-till').hidden = !swap.payTill;
+    setText(d('status'), T.statuses[swap.status] || swap.status);
+    d('simulate').hidden = config.mode !== 'test';
+    if (state.qrFor !== swap.id) { loadQr(swap.id); }
+    clearTimeout(state.windowTimer);
+    if (swap.payTill) {
+      // The window closes on the clock, whether or not a poll says so.
+      state.windowTimer = setTimeout(render, Math.max(0, Date.parse(swap.payTill) - Date.now()) + 250);
+    }
+  }
+
+  function renderOutcome(screen) {
+    var swap = state.swap;
+    var words = T.screens[screen];
+    setText($('heading-outcome'), words.title);
+    setText($('outcome-text'), fill(words.text, { amount: swap.amountActualTo || swap.amountExpectedTo, ticker: swap.to.toUpperCase() }));
+    $('outcome-status').hidden = screen !== 'received';
+    setText($('outcome-status-text'), screen === 'received' ? T.statuses[swap.status] || swap.status : '');
+    var hash = screen === 'finished' ? swap.payoutHash : screen === 'refunded' ? swap.refundHash : null;
+    $('outcome-hash').hidden = !hash;
+    setText($('outcome-hash-label'), hash ? (screen === 'finished' ? T.payoutHash : T.refundHash) : '');
+    setText($('outcome-hash-value'), hash || '');
+    setText($('outcome-swap-id'), swap.id);
+    $('restart').hidden = TERMINAL.indexOf(swap.status) === -1;
+  }
+
+  function loadQr(id) {
+    state.qrFor = id;
+    fetch(API + '/swaps/' + encodeURIComponent(id) + '/qr.svg', {
       headers: { 'X-Widget-Key': config.key, 'X-Swap-Token': state.token },
       credentials: 'same-origin',
     }).then(function (res) { return res.ok ? res.blob() : null; }).then(function (blob) {
-      if (blob) { $('qr').src = URL.createObjectURL(blob); $('qr').hidden = false; resized(); }
-    }).catch(function () { $('qr').hidden = true; });
-  }
-
-  function renderStatus() {
-    var status = state.swap.status;
-    $('status').textContent = T.statuses[status] || status;
-    var done = TERMINAL.indexOf(status) !== -1;
-    $('simulate').hidden = config.mode !== 'test' || status !== 'waiting';
-    $('restart').hidden = !done;
-    resized();
+      if (blob && state.qrFor === id) { d('qr').src = URL.createObjectURL(blob); d('qr').hidden = false; resized(); }
+    }).catch(function () { d('qr').hidden = true; });
   }
 
   function update(swap) {
@@ -291,38 +383,50 @@ export const WIDGET_PAGE_SCRIPT = String.raw`(function () {
     state.swap = swap;
     if (swap.status !== previous) {
       post('swap.status_changed', { swap: swap, previousStatus: previous });
-      renderStatus();
     }
+    render();
+  }
+
+  /**
+   * When to read the swap again, or null: never once it is terminal, except that a payout's or a
+   * refund's hash may be reported a little after the status, so those are awaited for a while.
+   */
+  function pollDelay(swap) {
+    if (TERMINAL.indexOf(swap.status) === -1) { return swap.status === 'hold' ? HOLD_POLL_MS : POLL_MS; }
+    var hashDue = (swap.status === 'finished' && !swap.payoutHash) || (swap.status === 'refunded' && swap.refundHash === null);
+    return hashDue && state.hashPolls++ < HASH_POLLS ? HASH_POLL_MS : null;
   }
 
   function schedulePoll() {
     clearTimeout(state.pollTimer);
-    if (TERMINAL.indexOf(state.swap.status) !== -1) { return; }
+    var delay = pollDelay(state.swap);
+    if (delay === null) { return; }
     state.pollTimer = setTimeout(function () {
       api('GET', '/swaps/' + encodeURIComponent(state.swap.id), undefined, { 'X-Swap-Token': state.token })
         .then(function (json) { update(json.swap); })
         .catch(function () { /* the next poll tries again */ })
         .then(schedulePoll);
-    }, POLL_MS);
+    }, delay);
   }
 
   function simulateDeposit() {
-    $('simulate').disabled = true;
+    d('simulate').disabled = true;
     api('POST', '/test_helpers/swaps/' + encodeURIComponent(state.swap.id) + '/deposit', {}, { 'X-Swap-Token': state.token })
       .then(function (json) { update(json.swap); schedulePoll(); })
-      .catch(function (error) { $('status-detail').textContent = error.message; })
-      .then(function () { $('simulate').disabled = false; });
+      .catch(function (error) { if (sections.deposit.isConnected) { d('status-detail').textContent = error.message; } })
+      .then(function () { d('simulate').disabled = false; });
   }
 
   function restart() {
     clearTimeout(state.pollTimer);
+    clearTimeout(state.windowTimer);
     state.swap = null;
     state.token = null;
+    state.screen = null;
     $('address').value = '';
     $('refund').value = '';
     $('address-check').textContent = '';
     $('refund-check').textContent = '';
-    $('qr').hidden = true;
     show('amount');
     requestQuote();
   }
@@ -337,10 +441,12 @@ export const WIDGET_PAGE_SCRIPT = String.raw`(function () {
   $('address').addEventListener('input', function () { checkAddress($('address'), function () { return state.quote.to; }, $('address-check')); });
   $('refund').addEventListener('input', function () { checkAddress($('refund'), function () { return state.quote.from; }, $('refund-check')); });
   $('create').addEventListener('click', createSwap);
-  $('copy').addEventListener('click', function () {
-    navigator.clipboard.writeText(state.swap.payinAddress).then(function () { $('status-detail').textContent = T.copied; }, function () {});
+  if ($('test-address')) { $('test-address').addEventListener('click', useTestAddresses); }
+  d('copy').addEventListener('click', function () {
+    navigator.clipboard.writeText(state.swap.payinAddress).then(function () { d('status-detail').textContent = T.copied; }, function () {});
   });
-  $('simulate').addEventListener('click', simulateDeposit);
+  d('simulate').addEventListener('click', simulateDeposit);
+  sections.deposit.remove();
   $('restart').addEventListener('click', restart);
   if (window.ResizeObserver) { new ResizeObserver(resized).observe(document.body); }
   loadCurrencies();

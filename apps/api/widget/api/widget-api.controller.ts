@@ -22,6 +22,7 @@ import type { Response } from 'express';
 import { AddressCheckService, CatalogueService } from '#app/catalogue';
 import { ErrorCode } from '#app/errors';
 import { QuotesService } from '#app/quotes';
+import { TestHelpersService } from '#app/test-mode';
 import type { WidgetCaller } from '#app/widgets';
 import { ValidateAddressDto } from '../../platform/contract/validate-address.dto.js';
 import { ValidateAddressResponse } from '../../platform/contract/validate-address.response.js';
@@ -40,7 +41,11 @@ import { QuoteResponse } from '../../platform/contract/quote.response.js';
 import { RateLimits } from '../../platform/rate-limiting/rate-limits.decorator.js';
 import { CreateSwapDto } from '../../platform/contract/create-swap.dto.js';
 import { SwapResponse } from '../../platform/contract/swap.response.js';
-import { TestDepositDto } from '../../platform/contract/test-helpers.dto.js';
+import {
+  TestAddressesQueryDto,
+  TestAddressesResponse,
+  TestDepositDto,
+} from '../../platform/contract/test-helpers.dto.js';
 import { TestModeOnlyGuard } from '../../platform/auth/test-mode-only.guard.js';
 import { CurrentWidget } from './current-widget.decorator.js';
 import { WidgetSwapCreatedResponse } from './dto/widget-swap.response.js';
@@ -66,6 +71,7 @@ export class WidgetApiController {
     private readonly quotes: QuotesService,
     private readonly addresses: AddressCheckService,
     private readonly swaps: WidgetSwapsService,
+    private readonly helpers: TestHelpersService,
   ) {}
 
   @Get('currencies')
@@ -230,5 +236,24 @@ export class WidgetApiController {
     @Body() body: TestDepositDto,
   ): Promise<SwapResponse> {
     return { swap: await this.swaps.deposit(widget, id, token, body) };
+  }
+
+  @Get('test_helpers/addresses')
+  @ApiOperation({
+    summary: 'Addresses to test with',
+    description:
+      'As `GET /v1/test_helpers/addresses`: the widget\u2019s "Use a test address". Test keys ' +
+      'only: a live key gets 403 `test_mode_only`.',
+  })
+  @ApiErrors(
+    ...UPSTREAM_ERRORS,
+    ErrorCode.InvalidRequest,
+    ErrorCode.PairUnsupported,
+    ErrorCode.TestModeOnly,
+  )
+  @UseGuards(TestModeOnlyGuard)
+  @ApiOkResponse({ type: TestAddressesResponse, description: 'Addresses of the currency.' })
+  async testAddresses(@Query() query: TestAddressesQueryDto): Promise<TestAddressesResponse> {
+    return { addresses: await this.helpers.addresses(query.currency) };
   }
 }

@@ -1,5 +1,6 @@
 import type { CredentialMode } from '#app/domain';
 import type { WidgetTheme } from '#app/widgets';
+import { FAVICON } from '../../platform/assets/dashboard.assets.js';
 import { WIDGET_ASSETS } from '../../platform/assets/widget.assets.js';
 import { WIDGET_TEXT } from './widget.text.js';
 
@@ -42,7 +43,11 @@ function accentForeground(hex: string): string {
 
 const t = (text: string) => escapeHtml(text);
 
-/** The hosted widget: every step is in the page, the script shows one at a time. */
+/**
+ * The hosted widget: every step is in the page, the script shows one at a time. The deposit step
+ * leaves the document once the deposit window is over; `step-outcome` then shows the state's own
+ * screen (docs/decisions.md, "The widget's screens after the deposit window").
+ */
 export function renderWidgetPage({ key, mode, options, nonce }: WidgetPageProps): string {
   const config = {
     key,
@@ -63,6 +68,7 @@ export function renderWidgetPage({ key, mode, options, nonce }: WidgetPageProps)
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${t(WIDGET_TEXT.title)}</title>
 <link rel="stylesheet" href="/widget/assets/${WIDGET_ASSETS.styles.name}">
+<link rel="icon" href="${FAVICON.url}" type="image/svg+xml">
 ${accent}
 <script type="application/json" id="widget-config">${jsonBlock(config)}</script>
 <script src="/widget/assets/${WIDGET_ASSETS.script.name}" defer></script>
@@ -93,6 +99,7 @@ ${mode === 'test' ? `<p class="banner">${t(WIDGET_TEXT.testBanner)}</p>` : ''}
 <label for="address">${t(WIDGET_TEXT.payoutAddress)}</label>
 <input id="address" name="address" autocomplete="off" spellcheck="false" aria-describedby="payout-hint address-check">
 <p id="payout-hint" class="hint"></p>
+${mode === 'test' ? `<button type="button" id="test-address" class="secondary">${t(WIDGET_TEXT.useTestAddress)}</button>` : ''}
 <p id="address-check" class="hint" aria-live="polite"></p>
 <label for="refund">${t(WIDGET_TEXT.refundAddress)}</label>
 <input id="refund" name="refund" autocomplete="off" spellcheck="false" aria-describedby="refund-hint refund-check">
@@ -113,6 +120,16 @@ ${mode === 'test' ? `<p class="banner">${t(WIDGET_TEXT.testBanner)}</p>` : ''}
 <p>${t(WIDGET_TEXT.status)}: <strong id="status" class="status" aria-live="polite"></strong></p>
 <p id="status-detail" class="hint" aria-live="polite"></p>
 <button type="button" id="simulate" class="primary" hidden>${t(WIDGET_TEXT.simulateDeposit)}</button>
+</section>
+<section id="step-outcome" aria-labelledby="heading-outcome" hidden>
+<h2 id="heading-outcome" tabindex="-1"></h2>
+<p id="outcome-text"></p>
+<p id="outcome-status" hidden>${t(WIDGET_TEXT.status)}: <strong id="outcome-status-text" class="status"></strong></p>
+<div id="outcome-hash" hidden>
+<p id="outcome-hash-label"></p>
+<code id="outcome-hash-value"></code>
+</div>
+<p>${t(WIDGET_TEXT.swapId)}: <span id="outcome-swap-id"></span></p>
 <button type="button" id="restart" class="secondary" hidden>${t(WIDGET_TEXT.newSwap)}</button>
 </section>
 </main>
@@ -126,7 +143,8 @@ export function renderNotFoundPage(): string {
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><title>${t(WIDGET_TEXT.title)}</title>
-<link rel="stylesheet" href="/widget/assets/${WIDGET_ASSETS.styles.name}"></head>
+<link rel="stylesheet" href="/widget/assets/${WIDGET_ASSETS.styles.name}">
+<link rel="icon" href="${FAVICON.url}" type="image/svg+xml"></head>
 <body><main><h1>${t(WIDGET_TEXT.notFound)}</h1></main></body>
 </html>
 `;

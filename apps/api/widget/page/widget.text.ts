@@ -33,6 +33,8 @@ export const WIDGET_TEXT = {
   checking: 'Checking the address\u2026',
   addressValid: 'Valid address.',
   addressInvalid: 'This is not a valid {ticker} address.',
+  useTestAddress: 'Use a test address',
+  testAddressFailed: 'No test address for {ticker}: type one instead.',
   back: 'Back',
   createSwap: 'Create swap',
   creating: 'Creating the swap\u2026',
@@ -47,6 +49,46 @@ export const WIDGET_TEXT = {
   status: 'Status',
   simulateDeposit: 'Simulate deposit',
   newSwap: 'New swap',
+  payoutHash: 'Payout transaction',
+  refundHash: 'Refund transaction',
+  /**
+   * One screen for each state after the deposit window: a title and what happened or happens
+   * next. None of them repeats the deposit address or amount, so nobody pays twice.
+   */
+  screens: {
+    received: {
+      title: 'Deposit received',
+      text: 'Nothing more to send. This page follows the swap to the end.',
+    },
+    windowClosed: {
+      title: 'Deposit window closed',
+      text: 'The time to send the deposit has passed: do not send anything now. If you already sent it, this page shows what happens to it.',
+    },
+    finished: {
+      title: 'Finished',
+      text: '{amount} {ticker} went to your payout address.',
+    },
+    failed: {
+      title: 'Swap failed',
+      text: 'The exchange could not be completed. Contact support with the swap id below to get your deposit back.',
+    },
+    refunded: {
+      title: 'Refunded',
+      text: 'Your deposit went back to your refund address.',
+    },
+    expired: {
+      title: 'Expired',
+      text: 'The fixed rate ran out before the full deposit arrived. Do not send anything more; if you sent a deposit, contact support with the swap id below to get it back.',
+    },
+    overdue: {
+      title: 'Overdue',
+      text: 'No deposit arrived in time, so this swap is closed. Do not send anything to its address; start a new swap instead.',
+    },
+    hold: {
+      title: 'On hold',
+      text: 'The exchange is paused for a check. Nothing to do for now: support will contact you if they need anything (keep the swap id below). Once the check is done the swap goes on or your deposit is refunded, and this page shows which.',
+    },
+  },
   statuses: {
     waiting: 'Waiting for your deposit',
     confirming: 'Confirming your deposit',
