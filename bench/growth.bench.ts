@@ -587,6 +587,7 @@ async function measurePoller(
     PROVIDER_URL: sandbox.url,
     PROVIDER_PRIVATE_KEY: providerKeys.privateKeyPem,
     CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    ADMIN_TOKEN: randomBytes(24).toString('hex'),
     POLL_INTERVAL_MS: String(GROWTH_DEFAULTS.pollIntervalMs),
     // No endpoint of the poller's organization: the delivery loop only looks, once a minute.
     WEBHOOK_TICK_MS: '60000',

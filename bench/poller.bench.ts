@@ -100,6 +100,7 @@ export async function measurePoller(options: PollerBenchOptions): Promise<Poller
       PROVIDER_PRIVATE_KEY: options.providerKeys.privateKeyPem,
       // The poller opens webhook secrets with it; the bench has no endpoints, any key will do.
       CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      ADMIN_TOKEN: randomBytes(24).toString('hex'),
       POLL_INTERVAL_MS: String(options.pollIntervalMs),
       POLLER_TICK_MS: '50',
       POLLER_HEALTH_PORT: '0',

@@ -141,8 +141,16 @@ class Receiver {
 }
 
 /** A counter of the poller's `/metrics`, summed over its labels that match `labels`. */
-async function counter(poller: AppProcess, name: string, labels = ''): Promise<number> {
-  const text = await (await fetch(`${poller.url}/metrics`)).text();
+async function counter(
+  poller: AppProcess,
+  adminToken: string,
+  name: string,
+  labels = '',
+): Promise<number> {
+  const res = await fetch(`${poller.url}/metrics`, {
+    headers: { authorization: `Bearer ${adminToken}` },
+  });
+  const text = await res.text();
   return text
     .split('\n')
     .filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `))
@@ -184,6 +192,8 @@ export async function measureWebhooks(options: WebhooksBenchOptions): Promise<We
   try {
     await runMigrations(databaseUrl);
     await Promise.all(receivers.map((r) => r.start()));
+    // The api's /admin and both processes' /metrics.
+    const adminToken = randomBytes(24).toString('hex');
     const env = {
       DATABASE_URL: databaseUrl,
       REDIS_URL,
@@ -195,9 +205,9 @@ export async function measureWebhooks(options: WebhooksBenchOptions): Promise<We
       WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
       APP_ENV: 'bench',
       LOG_LEVEL: 'info',
+      ADMIN_TOKEN: adminToken,
     };
-    const adminToken = randomBytes(24).toString('hex');
-    api = await startApp(API_MAIN, 'PORT', { ...env, ADMIN_TOKEN: adminToken });
+    api = await startApp(API_MAIN, 'PORT', env);
     const admin = new AdminClient(api.url, adminToken);
     const partners: { organizationId: string; authorization: string }[] = [];
     for (let i = 0; i < options.partners; i += 1) {
@@ -319,8 +329,13 @@ export async function measureWebhooks(options: WebhooksBenchOptions): Promise<We
     const lastReceived = Math.max(...receipts.map((r) => r.receivedAt));
     const pollerCounts = await Promise.all(
       pollers.map(async (poller) => ({
-        delivered: await counter(poller, 'webhook_deliveries_total', 'outcome="delivered"'),
-        leaseLost: await counter(poller, 'webhook_lease_lost_total'),
+        delivered: await counter(
+          poller,
+          adminToken,
+          'webhook_deliveries_total',
+          'outcome="delivered"',
+        ),
+        leaseLost: await counter(poller, adminToken, 'webhook_lease_lost_total'),
       })),
     );
     return {

@@ -347,7 +347,9 @@ describe("Operators' view of routing", () => {
       expect((await quote()).status).toBe(200);
       const api = await metrics();
       const probes = `http://127.0.0.1:${(poller.probes.address() as AddressInfo).port}`;
-      const pollerText = (await request(probes).get('/metrics').expect(200)).text;
+      const pollerText = (
+        await request(probes).get('/metrics').set('Authorization', ADMIN).expect(200)
+      ).text;
 
       expect(api).toMatch(
         /^api_upstream_calls_total\{provider="changelly",method="getExchangeAmount",outcome="ok"\} [1-9]\d*$/m,

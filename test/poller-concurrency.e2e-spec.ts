@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { testApiEnv } from './support/api.js';
+import { ADMIN_HEADERS, testApiEnv } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
 import { spawnService, spawnServices, type ServiceProcess } from './support/processes.js';
 import {
@@ -64,7 +64,7 @@ describe('Poller: several pollers, leases and a killed poller', () => {
 
     /** `poller_swaps_polled_total` as the poller at `url` reports it on `/metrics`. */
     async function swapsPolledBy(url: string): Promise<number> {
-      const text = await (await fetch(`${url}/metrics`)).text();
+      const text = await (await fetch(`${url}/metrics`, { headers: ADMIN_HEADERS })).text();
       const match = /^poller_swaps_polled_total (\d+)$/m.exec(text);
       return match ? Number(match[1]) : 0;
     }

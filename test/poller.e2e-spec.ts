@@ -4,7 +4,13 @@ import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
 import { createPartner, type TestPartner } from './factories/partners.js';
-import { startTestApi, testApiEnv, type TestApi } from './support/api.js';
+import {
+  ADMIN_HEADERS,
+  startTestApi,
+  TEST_ADMIN_TOKEN,
+  testApiEnv,
+  type TestApi,
+} from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
 import { spawnService, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
@@ -18,6 +24,7 @@ const READ_SLACK_MS = 400;
 /** How often the test reads the swap: 20 reads/s stays under the 30/s credential limit. */
 const OBSERVE_MS = 50;
 const random = (n: number): Uint8Array => randomBytes(n);
+const SCRAPE = { headers: ADMIN_HEADERS };
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 interface SwapBody {
@@ -119,7 +126,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   }
 
   async function metrics(): Promise<string> {
-    const res = await fetch(`${poller.url}/metrics`);
+    const res = await fetch(`${poller.url}/metrics`, SCRAPE);
     expect(res.status).toBe(200);
     return res.text();
   }
@@ -284,8 +291,25 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     expect((await events(id)).map((e) => e.to)).not.toContain('confirming');
   });
 
+  it.each([
+    ['no authorization', undefined],
+    ['a wrong token', `Bearer ${TEST_ADMIN_TOKEN}x`],
+    ['the token without its scheme', TEST_ADMIN_TOKEN],
+  ])(
+    'refuses /metrics with %s: 401 with the envelope, as the api does',
+    async (_, authorization) => {
+      const res = await fetch(`${poller.url}/metrics`, {
+        headers: authorization === undefined ? {} : { Authorization: authorization },
+      });
+
+      expect(res.status).toBe(401);
+      const body = (await res.json()) as { error: { type: string; code: string } };
+      expect(body.error).toMatchObject({ type: 'authentication_error', code: 'unauthenticated' });
+    },
+  );
+
   it('serves /metrics in Prometheus text format next to /health and /ready', async () => {
-    const res = await fetch(`${poller.url}/metrics`);
+    const res = await fetch(`${poller.url}/metrics`, SCRAPE);
     const text = await res.text();
 
     expect(res.status).toBe(200);

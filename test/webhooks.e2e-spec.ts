@@ -10,7 +10,13 @@ import type { SwapView } from '#app/swaps';
 import { WebhookDispatcher } from '#app/webhooks';
 import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
 import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
-import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
+import {
+  ADMIN_HEADERS,
+  startTestApi,
+  testApiEnv,
+  TEST_ADMIN_TOKEN,
+  type TestApi,
+} from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
 import { spawnService } from './support/processes.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
@@ -173,6 +179,7 @@ describe('Webhooks', () => {
 
       const metrics = await fetch(
         `http://127.0.0.1:${(poller.probes.address() as AddressInfo).port}/metrics`,
+        { headers: ADMIN_HEADERS },
       ).then((res) => res.text());
       expect(metrics).toMatch(/webhook_deliveries_total\{outcome="delivered"\} \d+/);
       expect(metrics).toContain('webhook_deliveries_pending');
@@ -196,7 +203,10 @@ describe('Webhooks', () => {
       await waitUntil(
         'the owed endpoint to show on /metrics',
         async () => {
-          age = Number(series.exec(await (await fetch(metricsUrl)).text())?.[1] ?? NaN);
+          age = Number(
+            series.exec(await (await fetch(metricsUrl, { headers: ADMIN_HEADERS })).text())?.[1] ??
+              NaN,
+          );
           return age >= 0;
         },
         // The backlog is measured every 5 s.
@@ -209,7 +219,8 @@ describe('Webhooks', () => {
       await db.query('UPDATE webhook_endpoints SET enabled = false WHERE id = $1', [endpoint.id]);
       await waitUntil(
         'the endpoint to leave /metrics',
-        async () => !series.test(await (await fetch(metricsUrl)).text()),
+        async () =>
+          !series.test(await (await fetch(metricsUrl, { headers: ADMIN_HEADERS })).text()),
         15_000,
         100,
       );
@@ -376,6 +387,7 @@ describe('Webhooks', () => {
       ).toMatchObject({ enabled: false, failedDeliveries: 1, pendingDeliveries: 0 });
       const metrics = await fetch(
         `http://127.0.0.1:${(poller.probes.address() as AddressInfo).port}/metrics`,
+        { headers: ADMIN_HEADERS },
       ).then((res) => res.text());
       expect(metrics).toMatch(/webhook_endpoint_disables_total 1/);
       // Re-enabled by the partner, it is healthy again.

@@ -19,7 +19,10 @@ export interface PollerProcess {
   close(): Promise<void>;
 }
 
-/** The poller: an application context (no HTTP app) plus its probe server with `/metrics`. */
+/**
+ * The poller: an application context (no HTTP app) plus its probe server with `/metrics` behind
+ * the admin token.
+ */
 export async function startPoller(
   config: PollerConfig,
   logger: Pino,
@@ -38,7 +41,12 @@ export async function startPoller(
     context.get(WebhookMetrics).registry,
   ]);
   addDependencyGauge(metrics, health);
-  const probes = await startProbeServer(config.healthPort, health, metrics, options.host);
+  const probes = await startProbeServer(
+    config.healthPort,
+    health,
+    { source: metrics, adminToken: config.adminToken },
+    options.host,
+  );
   return {
     context,
     probes,

@@ -137,6 +137,8 @@ export interface PollerConfig extends CommonConfig, ProvidersConfig {
   /** `TEST_POLL_INTERVAL_MS`: test swaps move fast, so partners see their lifecycle in seconds. */
   testPollIntervalMs: number;
   healthPort: number;
+  /** `ADMIN_TOKEN`: the bearer its `/metrics` asks for, as the api's does. */
+  adminToken: string;
   /** How often the poller looks for due swaps; shorter than the interval so lag stays small. */
   tickMs: number;
   /** The same for test swaps: a quarter of their interval, never slower than `tickMs`. */
@@ -451,6 +453,7 @@ export function loadPollerConfig(env: Env, options: LoadOptions = {}): PollerCon
     pollIntervalMs,
     testPollIntervalMs,
     healthPort: reader.integer('POLLER_HEALTH_PORT', 3001, 0, 65535),
+    adminToken: reader.secret('ADMIN_TOKEN', 32),
     tickMs,
     testTickMs: Math.min(tickMs, Math.max(50, Math.floor(testPollIntervalMs / 4))),
     leaseMs: reader.integer('POLLER_LEASE_MS', Math.max(10000, 2 * pollIntervalMs), 500, 3600000),

@@ -57,4 +57,12 @@ describe('webhook settings', () => {
       ConfigError,
     );
   });
+
+  it('needs the admin token in the poller, which its /metrics asks for', () => {
+    const token = randomBytes(24).toString('hex');
+    expect(loadPollerConfig(env({ ADMIN_TOKEN: token })).adminToken).toBe(token);
+    expect(() => loadPollerConfig(env({ ADMIN_TOKEN: undefined }))).toThrow(
+      new ConfigError('ADMIN_TOKEN', 'is required'),
+    );
+  });
 });

@@ -1,4 +1,4 @@
-import { bearerToken } from './bearer.js';
+import { adminBearerMatches, bearerToken } from './bearer.js';
 
 describe(bearerToken.name, () => {
   const sut = bearerToken;
@@ -21,5 +21,30 @@ describe(bearerToken.name, () => {
     'Bearerabc',
   ])('finds none in %p', (header) => {
     expect(sut(header)).toBeNull();
+  });
+});
+
+describe(adminBearerMatches.name, () => {
+  const sut = adminBearerMatches;
+  const token = 'admin-token-0123456789';
+
+  it('accepts the bearer carrying exactly the admin token', () => {
+    expect(sut(`Bearer ${token}`, token)).toBe(true);
+    expect(sut(`bearer ${token}`, token)).toBe(true);
+  });
+
+  it.each([
+    undefined,
+    '',
+    'Bearer',
+    'Bearer ',
+    token,
+    `Basic ${token}`,
+    `Bearer ${token}x`,
+    `Bearer ${token.slice(0, -1)}`,
+    `Bearer ${token} extra`,
+    `Bearer pk_live_${'a'.repeat(32)}:sk_live_${'b'.repeat(48)}`,
+  ])('refuses %p', (header) => {
+    expect(sut(header, token)).toBe(false);
   });
 });

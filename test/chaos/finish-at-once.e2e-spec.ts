@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { testApiEnv } from '../support/api.js';
+import { ADMIN_HEADERS, testApiEnv } from '../support/api.js';
 import { openTestDataSource, truncateAll } from '../support/database.js';
 import {
   createSandboxTransactions,
@@ -54,7 +54,7 @@ describe('Poller: a thousand swaps finish at once', () => {
   });
 
   async function metric(name: string): Promise<number> {
-    const text = await (await fetch(`${poller.url}/metrics`)).text();
+    const text = await (await fetch(`${poller.url}/metrics`, { headers: ADMIN_HEADERS })).text();
     const match = new RegExp(`^${name} (\\d+)$`, 'm').exec(text);
     return match ? Number(match[1]) : 0;
   }

@@ -272,7 +272,7 @@ describe('deploy/ rendered with kustomize', () => {
     }).toEqual({ apiPublicUrl: true, apiSmtpUrl: true, pollerSmtpUrl: true, pollerEnv: true });
   });
 
-  it('scrapes both processes: the api with the admin token, the poller on its probe port', () => {
+  it('scrapes both processes with the admin token: the api, and the poller on its probe port', () => {
     const secret = one('Secret', 'swap-partners-secrets') as KubeObject & {
       stringData: Record<string, string>;
     };
@@ -295,16 +295,21 @@ describe('deploy/ rendered with kustomize', () => {
       const [endpoint] = monitor.spec.endpoints;
       expect(endpoint.path).toBe('/metrics');
       expect(services[0].spec.ports.map((p) => p.name)).toContain(endpoint.port);
-      if (monitor.metadata.name === 'swap-api') {
-        expect(endpoint.authorization?.credentials).toEqual({
-          name: secret.metadata.name,
-          key: 'ADMIN_TOKEN',
-        });
-        expect(Object.keys(secret.stringData)).toContain('ADMIN_TOKEN');
-      } else {
-        expect(endpoint.authorization).toBeUndefined();
-      }
+      expect(endpoint.authorization?.credentials).toEqual({
+        name: secret.metadata.name,
+        key: 'ADMIN_TOKEN',
+      });
+      expect(endpoint.port).toBe(monitor.metadata.name === 'swap-api' ? 'http' : 'probes');
     }
+    expect(Object.keys(secret.stringData)).toContain('ADMIN_TOKEN');
+    const poller = (one('Deployment', 'swap-poller') as Workload).spec.template.spec
+      .containers[0] as {
+      env?: { name: string; valueFrom?: { secretKeyRef?: { name: string; key: string } } }[];
+    };
+    expect(poller.env?.find((e) => e.name === 'ADMIN_TOKEN')?.valueFrom?.secretKeyRef).toEqual({
+      name: secret.metadata.name,
+      key: 'ADMIN_TOKEN',
+    });
   });
 
   it('ships a dashboard whose every query reads series the services expose', () => {

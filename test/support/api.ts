@@ -9,6 +9,8 @@ import { testDatabaseUrl, testRedisPrefix, testRedisUrl } from './database.js';
 import { providerKeyPair } from './keys.js';
 
 export const TEST_ADMIN_TOKEN = 'test-admin-token-7f3c9a1e5b2d8046c1e9';
+/** What an operator sends, and Prometheus when it scrapes the api's or the poller's `/metrics`. */
+export const ADMIN_HEADERS = { Authorization: `Bearer ${TEST_ADMIN_TOKEN}` };
 /** One encryption key per test process, shared by every api it starts (they share one database). */
 export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 
