@@ -1,4 +1,5 @@
-import { PasswordHasher } from './password.hasher.js';
+import { AppError, ErrorCode } from '#app/errors';
+import { HASH_QUEUE_LIMIT, PasswordHasher } from './password.hasher.js';
 
 describe(PasswordHasher.name, () => {
   const sut = new PasswordHasher();
@@ -55,5 +56,40 @@ describe(PasswordHasher.name, () => {
 
     // The rest after the first piece lasts as long as it ran (timers round to the millisecond).
     expect(starts[1] - ends[0]).toBeGreaterThanOrEqual(ends[0] - starts[0] - 2);
+  });
+
+  it('holds at most its limit of work and refuses more at once: 503 with a retry time', async () => {
+    const fresh = new PasswordHasher(3);
+    let release = (): void => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const started: number[] = [];
+    const task = (i: number) => async () => {
+      started.push(i);
+      await gate;
+      return i;
+    };
+
+    const queued = [0, 1, 2].map((i) => fresh.exclusively(task(i)));
+    const refused = await fresh.exclusively(task(3)).catch((error: unknown) => error);
+    const hashRefused = await fresh.hash('a password of no one').catch((error: unknown) => error);
+    release();
+
+    await expect(Promise.all(queued)).resolves.toEqual([0, 1, 2]);
+    for (const error of [refused, hashRefused]) {
+      expect(error).toBeInstanceOf(AppError);
+      expect(error).toMatchObject({ code: ErrorCode.ServiceUnavailable, status: 503 });
+      expect((error as AppError).retryAfterMs).toBeGreaterThanOrEqual(1000);
+    }
+    expect(started).toEqual([0, 1, 2]);
+    // Drained, it takes work again; the decoy a full queue refused is made afresh.
+    await expect(fresh.exclusively(task(4))).resolves.toBe(4);
+    await expect(fresh.verifyNobody('anything')).resolves.toBe(false);
+  });
+
+  it('queues at most HASH_QUEUE_LIMIT pieces by default', () => {
+    expect(sut.limit).toBe(HASH_QUEUE_LIMIT);
+    expect(HASH_QUEUE_LIMIT).toBeLessThanOrEqual(32);
   });
 });
