@@ -7,6 +7,7 @@ export * from './credential.input.js';
 export * from './credential.view.js';
 export * from './credentials.service.js';
 export * from './mode-access.js';
+export * from './onboarding.service.js';
 export * from './organization.input.js';
 export * from './organization.view.js';
 export * from './organizations.repository.js';

@@ -81,6 +81,16 @@ export class OrganizationsRepository {
     );
   }
 
+  /** Records the organization's first test quote; later calls change nothing. */
+  async markFirstTestQuote(id: string): Promise<void> {
+    await queryRows(
+      this.dataSource,
+      `UPDATE organizations SET first_test_quote_at = now()
+        WHERE id = $1 AND first_test_quote_at IS NULL`,
+      [id],
+    );
+  }
+
   /**
    * Sets the payout destination in the caller's transaction, the organization's row locked
    * first (as booking earnings locks it): a payout made due meanwhile sees either the old

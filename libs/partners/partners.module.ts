@@ -9,6 +9,7 @@ import { CredentialsRepository } from './credentials.repository.js';
 import { CredentialsService } from './credentials.service.js';
 import { OrganizationsRepository } from './organizations.repository.js';
 import { OrganizationsService } from './organizations.service.js';
+import { OnboardingService } from './onboarding.service.js';
 
 /**
  * Organizations, credentials and their audit trail. One instance per process whoever imports it,
@@ -29,6 +30,7 @@ import { OrganizationsService } from './organizations.service.js';
     OrganizationsService,
     CredentialsService,
     CredentialSecretsResealer,
+    OnboardingService,
   ],
   exports: [
     CredentialsService,
@@ -37,6 +39,7 @@ import { OrganizationsService } from './organizations.service.js';
     OrganizationsService,
     OrganizationsRepository,
     AuditLogRepository,
+    OnboardingService,
   ],
 })
 export class PartnersModule {}

@@ -9,6 +9,7 @@ import {
   parseAmount,
   type ResolvedPair,
 } from '#app/catalogue';
+import { OnboardingService } from '#app/partners';
 import type { LiquidityProvider, ProviderFixedQuote, ProviderFloatQuote } from '#app/provider';
 import { LiquidityRouter, type ProviderOffer } from '#app/routing';
 import { FixedRatesRepository } from './fixed-rates.repository.js';
@@ -42,6 +43,7 @@ export class QuotesService {
     private readonly catalogue: CatalogueService,
     private readonly fixedRates: FixedRatesRepository,
     private readonly router: LiquidityRouter,
+    private readonly onboarding: OnboardingService,
     @Inject(QUOTES_OPTIONS) private readonly options: QuotesOptions,
   ) {}
 
@@ -55,7 +57,22 @@ export class QuotesService {
       mode === 'fixed'
         ? await this.fixedQuote(party, pair, amountFrom, min, max)
         : await this.floatQuote(party, pair, amountFrom, min, max);
+    if (!party.livemode) {
+      await this.recordTestQuote(party.organizationId);
+    }
     return { quote, pair };
+  }
+
+  /** The dashboard's checklist ticks on a first test quote; failing to note it fails no quote. */
+  private async recordTestQuote(organizationId: string): Promise<void> {
+    try {
+      await this.onboarding.testQuoteAnswered(organizationId);
+    } catch (error: unknown) {
+      this.logger.warn(
+        { orgId: organizationId, err: error instanceof Error ? error.message : String(error) },
+        'could not record the first test quote',
+      );
+    }
   }
 
   private bounds(pair: ResolvedPair, mode: SwapMode): { min: string; max: string } {

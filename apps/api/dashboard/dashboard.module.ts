@@ -7,10 +7,12 @@ import { PasswordResetController } from './accounts/password-reset.controller.js
 import { AuditLogController } from './audit-log/audit-log.controller.js';
 import { ApiKeysPagesModule } from './api-keys/api-keys.module.js';
 import { EventsPagesModule } from './events/events.module.js';
+import { GetStartedPagesModule } from './get-started/get-started.module.js';
 import { WebhooksPagesModule } from './webhooks/webhooks.module.js';
 import { AssetsController } from '../platform/assets/assets.controller.js';
 import { DashboardCoreModule } from './dashboard-core.module.js';
 import { DashboardEarningsModule } from './earnings/earnings.module.js';
+import { LandingController } from './landing/landing.controller.js';
 import { OverviewController } from './overview/overview.controller.js';
 import { SecondFactorsPagesModule } from './second-factors/second-factors.module.js';
 import { SecurityController } from './security/security.controller.js';
@@ -59,6 +61,7 @@ export class DashboardModule {
         },
         MailModule.config(config.mail),
         { module: AccountsPagesModule, imports: [secondFactors] },
+        GetStartedPagesModule,
         ApiKeysPagesModule,
         WebhooksPagesModule,
         EventsPagesModule,
@@ -67,7 +70,7 @@ export class DashboardModule {
         WidgetPagesModule,
         secondFactors,
       ],
-      controllers: [AssetsController],
+      controllers: [AssetsController, LandingController],
     };
   }
 }

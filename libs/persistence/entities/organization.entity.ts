@@ -31,6 +31,10 @@ export class OrganizationEntity {
   @Column({ name: 'payout_network', type: 'varchar', length: 16, default: 'trc20' })
   payoutNetwork: PayoutNetwork;
 
+  /** When the organization first got a test quote (the dashboard's "Get started" checklist). */
+  @Column({ name: 'first_test_quote_at', type: 'timestamptz', nullable: true })
+  firstTestQuoteAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -14,6 +14,7 @@ import { IdempotencyResponses1765100000000 } from './1765100000000-idempotency-r
 import { WebhookFairness1764800000000 } from './1764800000000-webhook-fairness.js';
 import { ListAndFeedIndexes1765300000000 } from './1765300000000-list-and-feed-indexes.js';
 import { LiquidityRouting1765400000000 } from './1765400000000-liquidity-routing.js';
+import { GetStarted1765520000000 } from './1765520000000-get-started.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
 export const MIGRATIONS = [
@@ -33,4 +34,5 @@ export const MIGRATIONS = [
   IdempotencyResponses1765100000000,
   ListAndFeedIndexes1765300000000,
   LiquidityRouting1765400000000,
+  GetStarted1765520000000,
 ];

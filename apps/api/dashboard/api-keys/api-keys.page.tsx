@@ -127,7 +127,7 @@ function Shown({ shown }: { shown: ShownSecret }): JSX.Element {
         .{' '}
         {shown.kind === 'revealed'
           ? 'Revealing it was written to the audit log and the owners were told.'
-          : 'Copy the secret now: this page shows it once. You can reveal it again later.'}{' '}
+          : 'Copy the secret now: this page shows it this once. Later, "Reveal secret" shows it again after you confirm it is you; each reveal is audited and the owners are told.'}{' '}
         Send both as <code class="mono">Authorization: Bearer public_key:secret</code> from your
         server, never from a browser.
       </p>

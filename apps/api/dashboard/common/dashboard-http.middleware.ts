@@ -41,12 +41,12 @@ const HEADERS: [string, string][] = [
 const parseCookies = cookieParser();
 
 /**
- * Every `/partner` answer, pages, redirects and errors alike, gets the dashboard's headers; its
- * cookies are parsed. Other paths pass untouched.
+ * Every `/partner` answer, pages, redirects and errors alike, and the landing page `/`, get the
+ * dashboard's headers; their cookies are parsed. Other paths pass untouched.
  */
 export function dashboardHttpMiddleware(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
-    if (!isDashboardPath(req.path)) {
+    if (!isDashboardPath(req.path) && req.path !== '/') {
       next();
       return;
     }

@@ -7,6 +7,7 @@ import { Form } from './form.js';
 /** The navigation, in this order; every signed-in page shows it. */
 export const NAV_LINKS: readonly { href: string; label: string }[] = [
   { href: '/partner', label: 'Overview' },
+  { href: '/partner/get-started', label: 'Get started' },
   { href: '/partner/api-keys', label: 'API keys' },
   { href: '/partner/swaps', label: 'Swaps' },
   { href: '/partner/earnings', label: 'Earnings' },

@@ -34,7 +34,9 @@ interface Series {
  */
 function BarChart({ days, series }: { days: DailyActivity[]; series: Series }): JSX.Element {
   const values = days.map((d) => new Decimal(series.value(d)));
-  const max = Decimal.max(1, ...values);
+  // The scale's top is the tallest bar, so its label is a real figure; with no bars, no label.
+  const peakValue = Decimal.max(0, ...values);
+  const max = peakValue.gt(0) ? peakValue : new Decimal(1);
   const plotWidth = WIDTH - LEFT;
   const plotHeight = HEIGHT - BOTTOM - TOP;
   const step = plotWidth / days.length;
@@ -60,9 +62,13 @@ function BarChart({ days, series }: { days: DailyActivity[]; series: Series }): 
         focusable="false"
       >
         <line class="axis" x1={LEFT} y1={TOP + plotHeight} x2={WIDTH} y2={TOP + plotHeight} />
-        <text class="tick" x={LEFT - 6} y={TOP + 10} text-anchor="end" safe>
-          {series.label(max.toFixed())}
-        </text>
+        {peakValue.gt(0) ? (
+          <text class="tick" x={LEFT - 6} y={TOP + 10} text-anchor="end" safe>
+            {series.label(peakValue.toFixed())}
+          </text>
+        ) : (
+          ''
+        )}
         <text class="tick" x={LEFT - 6} y={TOP + plotHeight} text-anchor="end">
           0
         </text>

@@ -21,8 +21,11 @@ export function NextSteps({ signedIn }: { signedIn: SignedIn }): JSX.Element {
       return (
         <Notice title="What to do next">
           <p>
-            Your application is in review. Use test mode meanwhile: switch on "Test mode", create a
-            test key on API keys and try the whole flow against the sandbox.
+            {signedIn.session.mode === 'test'
+              ? 'Your application is in review. Use test mode meanwhile: it is on, so '
+              : 'Your application is in review. Use test mode meanwhile: switch on "Test mode", '}
+            create a test key and try the whole flow against the sandbox, step by step on{' '}
+            <a href="/partner/get-started">Get started</a>.
           </p>
         </Notice>
       );

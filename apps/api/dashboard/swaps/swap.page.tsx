@@ -1,6 +1,10 @@
+import { Decimal } from 'decimal.js';
 import type { PartnerEvent } from '#app/events';
 import { SWAP_CSV_FIELDS, type SwapView } from '#app/swaps';
+import type { TestHelperStatus } from '#app/test-mode';
 import type { SwapDeliveryView } from '#app/webhooks';
+import { Field, SelectField } from '../components/field.js';
+import { Form } from '../components/form.js';
 import { Layout } from '../components/layout.js';
 import { Table, type Column } from '../components/table.js';
 import type { PageContext } from '../common/dashboard-request.js';
@@ -58,17 +62,98 @@ function value(swap: SwapView, field: keyof SwapView): string {
   return v === null ? '—' : String(v);
 }
 
+/** What the test helpers offer on a test swap's page. */
+export interface TestHelperForms {
+  /** The swap is waiting: a deposit can be simulated. */
+  deposit: boolean;
+  /** The statuses it can be forced into (none once it is over). */
+  statuses: TestHelperStatus[];
+}
+
+/**
+ * The test helpers as buttons, each a form to the same service as `/v1/test_helpers`: a
+ * deposit of the expected amount, a short one, a late one, and any status the swap can take.
+ */
+function TestHelpers({
+  ctx,
+  swap,
+  forms,
+}: {
+  ctx: PageContext;
+  swap: SwapView;
+  forms: TestHelperForms;
+}): JSX.Element {
+  const base = `/partner/swaps/${encodeURIComponent(swap.id)}/test-helpers`;
+  const half = new Decimal(swap.amountFrom).div(2).toDecimalPlaces(8, Decimal.ROUND_DOWN).toFixed();
+  return (
+    <section class="panel" aria-labelledby="helpers-heading">
+      <h2 id="helpers-heading">Test helpers</h2>
+      <p class="muted">
+        A test swap moves only when you say so: these do what{' '}
+        <code class="mono">/v1/test_helpers</code> does, against the sandbox.
+      </p>
+      {forms.deposit ? (
+        <div class="actions helpers">
+          <Form ctx={ctx} action={`${base}/deposit`} label="Simulate deposit">
+            <input type="hidden" name="kind" value="full" />
+            <button type="submit">Simulate deposit</button>
+          </Form>
+          <Form ctx={ctx} action={`${base}/deposit`} label="Short deposit" class="inline-field">
+            <input type="hidden" name="kind" value="short" />
+            <Field
+              label={`Amount received (${swap.from})`}
+              name="amount"
+              value={half}
+              inputmode="decimal"
+              maxlength={40}
+              required
+            />
+            <button type="submit" class="secondary">
+              Short deposit
+            </button>
+          </Form>
+          <Form ctx={ctx} action={`${base}/deposit`} label="Late deposit">
+            <input type="hidden" name="kind" value="late" />
+            <button type="submit" class="secondary">
+              Late deposit
+            </button>
+          </Form>
+        </div>
+      ) : (
+        ''
+      )}
+      {forms.statuses.length > 0 ? (
+        <Form ctx={ctx} action={`${base}/status`} label="Force a status" class="inline-field">
+          <SelectField
+            label="New status"
+            name="status"
+            options={forms.statuses.map((status) => ({ value: status, label: status }))}
+          />
+          <button type="submit" class="secondary">
+            Force status
+          </button>
+        </Form>
+      ) : (
+        <p class="muted">This swap is over: no helper can move it any more.</p>
+      )}
+    </section>
+  );
+}
+
 /** One swap: every field as the API names it, its event history and those events' deliveries. */
 export function SwapPage({
   ctx,
   swap,
   events,
   deliveries,
+  testHelpers,
 }: {
   ctx: PageContext;
   swap: SwapView;
   events: PartnerEvent[];
   deliveries: SwapDeliveryView[];
+  /** A test swap's helpers, for an owner or a developer. */
+  testHelpers?: TestHelperForms;
 }): JSX.Element {
   return (
     <Layout ctx={ctx} title={`Swap ${swap.id}`}>
@@ -89,6 +174,7 @@ export function SwapPage({
           ))}
         </dl>
       </section>
+      {testHelpers ? <TestHelpers ctx={ctx} swap={swap} forms={testHelpers} /> : ''}
       <section aria-labelledby="events-heading">
         <h2 id="events-heading">Event history</h2>
         <Table

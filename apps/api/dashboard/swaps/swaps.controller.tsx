@@ -1,15 +1,41 @@
-import { Get, Param, Query, Res } from '@nestjs/common';
-import type { Response } from 'express';
+import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
+import type { Request, Response } from 'express';
 import type { SignedIn } from '#app/accounts';
+import { isAllowedTransition, type SwapStatus } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { EventsRepository } from '#app/events';
-import { parseSwapQuery, SwapQueryService, SwapSearchService } from '#app/swaps';
+import { parseSwapQuery, SwapQueryService, SwapSearchService, type SwapView } from '#app/swaps';
+import { TEST_HELPER_STATUSES, TestHelpersService, type TestHelperStatus } from '#app/test-mode';
 import { WebhookDeliveriesRepository } from '#app/webhooks';
 import type { PageContext } from '../common/dashboard-request.js';
-import { AnyRole, CurrentUser, DashboardController, Page } from '../common/dashboard.decorators.js';
+import {
+  AnyRole,
+  CurrentUser,
+  DashboardController,
+  FormBody,
+  Page,
+  Roles,
+} from '../common/dashboard.decorators.js';
+import { setFlash } from '../common/flash.js';
+import { SeeOther } from '../common/see-other.js';
 import { csvFilename, sendCsv } from '../data/csv-download.js';
 import { ownerScopeOf } from '../data/owner-scope.js';
-import { SwapPage } from './swap.page.js';
+import { SwapPage, type TestHelperForms } from './swap.page.js';
+
+type Form = Record<string, string>;
+
+/** The deposits "Simulate deposit", "Short deposit" and "Late deposit" send. */
+const DEPOSIT_KINDS = ['full', 'short', 'late'] as const;
+type DepositKind = (typeof DEPOSIT_KINDS)[number];
+
+function swapPage(id: string): string {
+  return `/partner/swaps/${encodeURIComponent(id)}`;
+}
+
+/** The statuses a swap in `status` can be forced into. */
+function forcibleFrom(status: SwapStatus): TestHelperStatus[] {
+  return TEST_HELPER_STATUSES.filter((to) => isAllowedTransition(status, to));
+}
 import { SwapsPage } from './swaps.page.js';
 
 /**
@@ -25,6 +51,7 @@ export class DashboardSwapsController {
     private readonly swaps: SwapQueryService,
     private readonly events: EventsRepository,
     private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly helpers: TestHelpersService,
   ) {}
 
   @Get()
@@ -78,6 +105,93 @@ export class DashboardSwapsController {
       this.events.listForSwap(swap.id, owner),
       this.deliveries.listForSwap(swap.id, owner),
     ]);
-    return <SwapPage ctx={ctx} swap={swap} events={events} deliveries={deliveries} />;
+    return (
+      <SwapPage
+        ctx={ctx}
+        swap={swap}
+        events={events}
+        deliveries={deliveries}
+        testHelpers={this.testHelperForms(signedIn, swap)}
+      />
+    );
+  }
+
+  /**
+   * A test swap's deposit, as the test helper `POST /v1/test_helpers/swaps/{id}/deposit` makes
+   * it: the expected amount, a short one, or after the deadline. A live swap is not found.
+   */
+  @Post(':id/test-helpers/deposit')
+  @Roles('owner', 'developer')
+  async deposit(
+    @CurrentUser() signedIn: SignedIn,
+    @Param('id') id: string,
+    @FormBody() form: Form,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<never> {
+    const kind = form.kind as DepositKind;
+    if (!DEPOSIT_KINDS.includes(kind)) {
+      throw new AppError(ErrorCode.InvalidRequest, 'Choose a deposit to simulate.');
+    }
+    const input =
+      kind === 'short' ? { amount: (form.amount ?? '').trim() } : { late: kind === 'late' };
+    const swap = await this.helped(req, res, id, () =>
+      this.helpers.deposit(ownerScopeOf(signedIn), id, input),
+    );
+    setFlash(req, res, { kind: 'success', text: `Deposit simulated: the swap is ${swap.status}.` });
+    throw new SeeOther(swapPage(swap.id));
+  }
+
+  /** A test swap forced into a status, as `POST /v1/test_helpers/swaps/{id}/status` does. */
+  @Post(':id/test-helpers/status')
+  @Roles('owner', 'developer')
+  async forceStatus(
+    @CurrentUser() signedIn: SignedIn,
+    @Param('id') id: string,
+    @FormBody() form: Form,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<never> {
+    const status = form.status as TestHelperStatus;
+    if (!TEST_HELPER_STATUSES.includes(status)) {
+      throw new AppError(ErrorCode.InvalidRequest, 'Choose a status.');
+    }
+    const swap = await this.helped(req, res, id, () =>
+      this.helpers.forceStatus(ownerScopeOf(signedIn), id, status),
+    );
+    setFlash(req, res, { kind: 'success', text: `The swap is ${swap.status} now.` });
+    throw new SeeOther(swapPage(swap.id));
+  }
+
+  /** The helpers' forms, on a test swap's page for those who may use them. */
+  private testHelperForms(signedIn: SignedIn, swap: SwapView): TestHelperForms | undefined {
+    if (swap.livemode || signedIn.user.role === 'viewer') {
+      return undefined;
+    }
+    return { deposit: swap.status === 'waiting', statuses: forcibleFrom(swap.status) };
+  }
+
+  /**
+   * Runs a helper; what the swap's state or the typed amount refuses (a second deposit, a
+   * status it cannot move to) comes back to the swap's page as a message, not an error page.
+   */
+  private async helped(
+    req: Request,
+    res: Response,
+    id: string,
+    action: () => Promise<SwapView>,
+  ): Promise<SwapView> {
+    try {
+      return await action();
+    } catch (error: unknown) {
+      if (
+        error instanceof AppError &&
+        (error.code === ErrorCode.Conflict || error.code === ErrorCode.InvalidRequest)
+      ) {
+        setFlash(req, res, { kind: 'error', text: error.message });
+        throw new SeeOther(swapPage(id));
+      }
+      throw error;
+    }
   }
 }

@@ -26,7 +26,7 @@ const COLUMNS: Column<SwapView>[] = [
   { header: 'Pair', text: (swap) => pairLabel(swap.from, swap.to) },
   { header: 'Amount', text: (swap) => `${swap.amountFrom} ${swap.from}` },
   {
-    header: 'Received',
+    header: 'Deposit received',
     text: (swap) =>
       swap.amountActualFrom === null ? '—' : `${swap.amountActualFrom} ${swap.from}`,
   },

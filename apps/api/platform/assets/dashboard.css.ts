@@ -68,6 +68,7 @@ th, td { text-align: left; padding: .5rem .6rem; border-bottom: 1px solid var(--
 td form { display: inline-flex; gap: .5rem; align-items: center; margin: 0; }
 code, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .9em; word-break: break-all; }
 .muted { color: var(--muted); }
+code.nowrap { white-space: nowrap; word-break: normal; }
 .actions { display: flex; flex-wrap: wrap; gap: .75rem; align-items: center; }
 fieldset.reauth { border: 1px solid var(--line); border-radius: 8px; padding: .5rem 1rem 0; margin: 0 0 1rem; min-width: 0; }
 fieldset.reauth legend { font-weight: 600; padding: 0 .25rem; }
@@ -90,4 +91,28 @@ figure.chart .tick { fill: var(--muted); font-size: 11px; }
 .progress { margin-top: 1rem; }
 .progress label { display: block; font-weight: 600; }
 .progress progress { width: 100%; max-width: 32rem; height: 1.25rem; accent-color: var(--accent); }
+ul.checklist { list-style: none; margin: 0; padding: 0; display: grid; gap: .5rem; }
+ul.checklist li { display: flex; flex-wrap: wrap; gap: .25rem .6rem; align-items: baseline; }
+ul.checklist .tick { display: inline-block; width: 1.4rem; text-align: center; font-weight: 700; }
+ul.checklist li.done .tick, ul.checklist li.done .state { color: var(--ok); }
+ul.checklist .step { font-weight: 600; }
+ul.checklist .how { flex-basis: 100%; padding-left: 2rem; font-size: .9rem; }
+.code-block { position: relative; margin: .5rem 0 1rem; }
+.code-block pre { margin: 0; padding: .75rem 1rem; overflow-x: auto; background: var(--bg); border: 1px solid var(--line);
+  border-radius: 8px; font-family: ui-monospace, SFMono-Regular, Menlo, monospace; font-size: .85rem; line-height: 1.45; }
+.code-block pre code { word-break: normal; white-space: pre; }
+.code-block .copy { margin-top: .35rem; }
+.tab-list { display: none; gap: .25rem; margin: 1rem 0 .5rem; border-bottom: 1px solid var(--line); }
+.tabs:has(.tab-radio) .tab-list { display: flex; }
+.tab-radio { position: absolute; opacity: 0; width: 1px; height: 1px; }
+.tab-list label { padding: .4rem .9rem; border: 1px solid var(--line); border-bottom: none; border-radius: 6px 6px 0 0;
+  cursor: pointer; color: var(--muted); }
+.tab-radio:checked + label { background: var(--panel); color: var(--text); font-weight: 600; border-color: var(--muted); }
+.tab-radio:focus-visible + label { outline: 3px solid var(--focus); outline-offset: 2px; }
+.tabs:has(#tab-curl:checked) #panel-sdk, .tabs:has(#tab-sdk:checked) #panel-curl { display: none; }
+.tab-panel h3 { font-size: 1rem; margin: .75rem 0 .5rem; }
+.helpers form { display: flex; gap: .5rem; align-items: end; margin: 0; }
+form.inline-field { display: flex; flex-wrap: wrap; gap: .5rem; align-items: end; margin: 1rem 0 0; }
+form.inline-field .field { margin: 0; }
+ul.landing-links { padding-left: 1.25rem; display: grid; gap: .5rem; }
 `;
