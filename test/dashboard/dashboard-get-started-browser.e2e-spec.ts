@@ -359,13 +359,15 @@ describe('Get started in a browser: from sign-up to a finished test swap', () =>
     });
   });
 
-  it('reads the copy again: empty charts, the Swaps columns, the earnings card', async () => {
+  it('reads the charts again: an empty one names no figure', async () => {
     // Live mode, no live swap yet: the charts name no figure that is not there.
     await page.goto(`${url}/partner`);
     const ticks = await page.locator('figure.chart svg text').allTextContents();
     expect(ticks).not.toContain('1 swap');
     expect(ticks).not.toContain('$1.00');
+  });
 
+  it('reads the earnings card again: what is payable, and what counts towards the next payout', async () => {
     const orgId = await organizationId();
     const db = harness.api.app.get(DataSource);
     const [swapId] = await insertSwaps(db, [
@@ -392,12 +394,14 @@ describe('Get started in a browser: from sign-up to a finished test swap', () =>
     const ticksNow = await page.locator('figure.chart svg text').allTextContents();
     expect(ticksNow).toContain('1 swap');
     const card = await page.getByRole('region', { name: 'Earnings' }).innerText();
-    expect(card).toContain('$160.00 is payable');
     expect(card).not.toContain('$100.00 to go before a payout is due');
+    expect(card).toContain('$160.00 is payable');
     expect(card).toContain(
       'Towards the next payout: $0.00 of $100.00, $100.00 to go before it is due.',
     );
+  });
 
+  it('reads the Swaps table again: the deposit column says it is the deposit', async () => {
     await page.goto(`${url}/partner/swaps`);
     const headers = await page.locator('table thead th').allInnerTexts();
     expect(headers).toContain('Deposit received');
