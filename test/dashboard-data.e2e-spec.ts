@@ -34,7 +34,8 @@ import {
 import { SwapsRepository } from '#app/swaps';
 import {
   ENDPOINT_FAIRNESS,
-  WebhookDeliveriesRepository,
+  WebhookDeliveryClaims,
+  WebhookDeliveryHistory,
   WebhookOutbox,
   WebhooksDataModule,
 } from '#app/webhooks';
@@ -730,7 +731,8 @@ describe('Dashboard reads: swaps, earnings, activity, deliveries', () => {
           'waiting',
         ),
       );
-      const deliveries = moduleRef.get(WebhookDeliveriesRepository);
+      const deliveries = moduleRef.get(WebhookDeliveryClaims);
+      const deliveryHistory = moduleRef.get(WebhookDeliveryHistory);
       const now = new Date();
       const [claimed] = await deliveries.claimDue('test-poller', now, 1, 60_000, ENDPOINT_FAIRNESS);
       await deliveries.recordAttempt('test-poller', claimed, now, {
@@ -746,7 +748,7 @@ describe('Dashboard reads: swaps, earnings, activity, deliveries', () => {
         ['swap.created', 'waiting'],
         ['swap.status_changed', 'confirming'],
       ]);
-      const sut = await deliveries.listForSwap(id, owner);
+      const sut = await deliveryHistory.listForSwap(id, owner);
       expect(sut).toEqual([
         expect.objectContaining({
           eventId: history[0].id,
@@ -767,8 +769,8 @@ describe('Dashboard reads: swaps, earnings, activity, deliveries', () => {
         }),
       ]);
       const stranger = { organizationId: await newOrganization(), livemode: true };
-      expect(await deliveries.listForSwap(id, stranger)).toEqual([]);
-      expect(await deliveries.listForSwap(id, { ...owner, livemode: false })).toEqual([]);
+      expect(await deliveryHistory.listForSwap(id, stranger)).toEqual([]);
+      expect(await deliveryHistory.listForSwap(id, { ...owner, livemode: false })).toEqual([]);
     });
   });
 });

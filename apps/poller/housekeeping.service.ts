@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EventsRepository } from '#app/events';
 import { FixedRatesRepository } from '#app/quotes';
 import { IdempotencyRepository } from '#app/swaps';
-import { WebhookDeliveriesRepository } from '#app/webhooks';
+import { WebhookDeliveryHousekeeping } from '#app/webhooks';
 
 export interface PurgeResult {
   idempotencyKeys: number;
@@ -26,7 +26,7 @@ export class HousekeepingService {
     private readonly idempotency: IdempotencyRepository,
     private readonly fixedRates: FixedRatesRepository,
     private readonly events: EventsRepository,
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly deliveries: WebhookDeliveryHousekeeping,
   ) {}
 
   async purgeExpired(now: Date = new Date()): Promise<PurgeResult> {

@@ -1,4 +1,5 @@
 export * from './batch-statement.js';
+export * from './checked-rows.js';
 export * from './cursor-reads.js';
 export * from './data-source.options.js';
 export * from './entities/index.js';

@@ -19,11 +19,11 @@ import {
   type WebhookTargetPolicy,
 } from './delivery/index.js';
 import {
-  WebhookDeliveriesRepository,
+  WebhookDeliveryHistory,
   type AttemptRow,
   type EventDelivery,
   type Resend,
-} from './webhook-deliveries.repository.js';
+} from './webhook-delivery-history.repository.js';
 import {
   toHealthView,
   toWebhookEndpointView,
@@ -83,7 +83,7 @@ export class WebhookEndpointsService {
 
   constructor(
     private readonly endpoints: WebhookEndpointsRepository,
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly deliveries: WebhookDeliveryHistory,
     private readonly cipher: CredentialCipher,
     private readonly events: EventsRepository,
     @Inject(WEBHOOK_TARGET_POLICY) private readonly policy: WebhookTargetPolicy,

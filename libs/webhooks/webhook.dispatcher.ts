@@ -9,11 +9,12 @@ import {
   type WebhookTargetPolicy,
 } from './delivery/index.js';
 import {
-  WebhookDeliveriesRepository,
+  WebhookDeliveryClaims,
   type AttemptOutcome,
   type ClaimedDelivery,
   type ClaimFairness,
-} from './webhook-deliveries.repository.js';
+} from './webhook-delivery-claims.repository.js';
+import { WebhookDeliveryMetrics } from './webhook-delivery-metrics.repository.js';
 import {
   WebhookEndpointsRepository,
   type EndpointCircuit,
@@ -61,7 +62,8 @@ export class WebhookDispatcher {
   private readonly logger = new Logger(WebhookDispatcher.name);
 
   constructor(
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly deliveries: WebhookDeliveryClaims,
+    private readonly deliveryMetrics: WebhookDeliveryMetrics,
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly cipher: CredentialCipher,
     private readonly audit: AuditLogRepository,
@@ -92,7 +94,7 @@ export class WebhookDispatcher {
 
   /** Refreshes the backlog gauges. */
   async measureBacklog(now: Date = new Date()): Promise<void> {
-    const backlog = await this.deliveries.backlog(now);
+    const backlog = await this.deliveryMetrics.backlog(now);
     this.metrics.pending.set(backlog.pending);
     this.metrics.oldestPendingAge.set(backlog.oldestAgeSeconds);
     // An endpoint that is owed nothing any more drops out, rather than staying at its last age.

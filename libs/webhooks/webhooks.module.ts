@@ -3,7 +3,10 @@ import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
 import { EventsModule } from '#app/events';
 import { PartnersModule } from '#app/partners';
 import { resolveWithDns, type WebhookTargetPolicy } from './delivery/index.js';
-import { WebhookDeliveriesRepository } from './webhook-deliveries.repository.js';
+import { WebhookDeliveryClaims } from './webhook-delivery-claims.repository.js';
+import { WebhookDeliveryHistory } from './webhook-delivery-history.repository.js';
+import { WebhookDeliveryHousekeeping } from './webhook-delivery-housekeeping.repository.js';
+import { WebhookDeliveryMetrics } from './webhook-delivery-metrics.repository.js';
 import {
   WEBHOOK_DELIVERY_OPTIONS,
   WebhookDispatcher,
@@ -27,11 +30,21 @@ import { WebhookSecretsResealer } from './webhook-secrets.resealer.js';
   imports: [PartnersModule],
   providers: [
     WebhookEndpointsRepository,
-    WebhookDeliveriesRepository,
+    WebhookDeliveryClaims,
+    WebhookDeliveryHistory,
+    WebhookDeliveryMetrics,
+    WebhookDeliveryHousekeeping,
     WebhookOutbox,
     WebhookSecretsResealer,
   ],
-  exports: [WebhookEndpointsRepository, WebhookDeliveriesRepository, WebhookOutbox],
+  exports: [
+    WebhookEndpointsRepository,
+    WebhookDeliveryClaims,
+    WebhookDeliveryHistory,
+    WebhookDeliveryMetrics,
+    WebhookDeliveryHousekeeping,
+    WebhookOutbox,
+  ],
 })
 export class WebhooksDataModule {}
 

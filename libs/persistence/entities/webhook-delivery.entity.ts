@@ -1,6 +1,7 @@
 import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
 
-export type WebhookDeliveryStatus = 'pending' | 'delivered' | 'failed';
+export const WEBHOOK_DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+export type WebhookDeliveryStatus = (typeof WEBHOOK_DELIVERY_STATUSES)[number];
 
 /** One event owed to one endpoint: the webhook outbox row, leased by a poller while it sends. */
 @Entity({ name: 'webhook_deliveries' })

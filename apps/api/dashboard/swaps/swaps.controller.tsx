@@ -6,7 +6,7 @@ import { AppError, ErrorCode } from '#app/errors';
 import { EventsRepository } from '#app/events';
 import { parseSwapQuery, SwapQueryService, SwapSearchService, type SwapView } from '#app/swaps';
 import { TEST_HELPER_STATUSES, TestHelpersService, type TestHelperStatus } from '#app/test-mode';
-import { WebhookDeliveriesRepository } from '#app/webhooks';
+import { WebhookDeliveryHistory } from '#app/webhooks';
 import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,
@@ -50,7 +50,7 @@ export class DashboardSwapsController {
     private readonly search: SwapSearchService,
     private readonly swaps: SwapQueryService,
     private readonly events: EventsRepository,
-    private readonly deliveries: WebhookDeliveriesRepository,
+    private readonly deliveries: WebhookDeliveryHistory,
     private readonly helpers: TestHelpersService,
   ) {}
 
