@@ -7,6 +7,7 @@ import { createPartner } from './factories/partners.js';
 import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
 import { openTestDataSource, truncateAll } from './support/database.js';
 import { recordStatusChange, seedSwapView } from './support/events.js';
+import { spawnServices, type ServiceProcess } from './support/processes.js';
 import { waitUntil } from './support/wait.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -147,4 +148,74 @@ describe('Webhook guards: refused targets and pings', () => {
     const after = await ping(ids[0]).expect(200);
     expect(after.body.delivery).toMatchObject({ httpStatus: 204, error: null });
   }, 30_000);
+
+  describe('across two api processes', () => {
+    let apis: ServiceProcess[] = [];
+
+    beforeAll(async () => {
+      apis = await spawnServices('api', [testApiEnv(), testApiEnv()]);
+    }, 120_000);
+
+    afterAll(async () => {
+      await Promise.all(apis.map((service) => service.stop()));
+    });
+
+    it('holds the ping cap across both and meters its refusals', async () => {
+      receiver.answer('/ping-shared', 'hang');
+      const who = await createPartner(api.app);
+      const ids: string[] = [];
+      for (let i = 0; i < 4; i += 1) {
+        const res = await request(api.url)
+          .post('/v1/webhook_endpoints')
+          .set('Authorization', who.authorization)
+          .send({ url: `${receiver.url}/ping-shared` })
+          .expect(201);
+        ids.push(res.body.webhookEndpoint.id as string);
+      }
+      const ping = (i: number, id: string) =>
+        request(apis[i].url)
+          .post(`/v1/webhook_endpoints/${id}/ping`)
+          .set('Authorization', who.authorization)
+          .send({});
+      const pings = async (i: number, outcome: string): Promise<number> => {
+        const text = (
+          await request(apis[i].url)
+            .get('/metrics')
+            .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+            .expect(200)
+        ).text;
+        const line = new RegExp(`^api_webhook_pings_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm');
+        return Number(line.exec(text)?.[1] ?? 0);
+      };
+      // Two pings on the first process, one on the second: three of the organization in flight.
+      const hanging = [ping(0, ids[0]), ping(1, ids[1]), ping(0, ids[2])].map((p) =>
+        p.then((res) => res),
+      );
+      await waitUntil(
+        'three pings at the receiver',
+        () => Promise.resolve(receiver.at('/ping-shared').length === 3),
+        10_000,
+        20,
+      );
+
+      const sameEndpoint = await ping(1, ids[0]);
+      const fourth = await ping(1, ids[3]);
+
+      for (const res of [sameEndpoint, fourth]) {
+        expect(res.status).toBe(429);
+        expect(res.body.error).toMatchObject({ type: 'rate_limit_error', code: 'rate_limited' });
+        expect(res.headers['retry-after']).toBe('5');
+      }
+      expect(receiver.at('/ping-shared')).toHaveLength(3);
+      for (const res of await Promise.all(hanging)) {
+        expect(res.status).toBe(200);
+      }
+      expect(await pings(1, 'rate_limited')).toBe(2);
+      expect((await pings(0, 'sent')) + (await pings(1, 'sent'))).toBe(3);
+      // Once they have answered, the slots are free on both processes.
+      receiver.answer('/ping-shared', 204);
+      await ping(1, ids[0]).expect(200);
+      await ping(0, ids[3]).expect(200);
+    }, 60_000);
+  });
 });

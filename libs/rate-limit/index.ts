@@ -1,3 +1,4 @@
+export * from './in-flight.cap.js';
 export * from './rate-limit.error.js';
 export * from './rate-limit.policy.js';
 export * from './rate-limit.module.js';

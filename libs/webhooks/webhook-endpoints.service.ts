@@ -11,6 +11,8 @@ import {
 } from '#app/events';
 import { CredentialCipher } from '#app/partners';
 import type { WebhookEndpointEntity } from '#app/persistence';
+import { SharedInFlightCap } from '#app/rate-limit';
+import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
 import {
   checkWebhookTarget,
   generateWebhookSecret,
@@ -53,11 +55,32 @@ export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
 
 /**
  * A ping holds an api request open while it waits for the receiver, so it gets less time than a
- * delivery, and at most one ping per endpoint and three per organization are in flight in a
- * replica (docs/decisions.md, "Pings are capped").
+ * delivery, and at most one ping per endpoint and three per organization are in flight across
+ * every replica (docs/decisions.md, "Pings are capped").
  */
 export const PING_TIMEOUT_MS = 5_000;
 export const PINGS_IN_FLIGHT = { perEndpoint: 1, perOrganization: 3 } as const;
+/** A ping's slots outlive its longest wait, and free themselves if its replica dies. */
+const PING_LEASE_MS = 2 * PING_TIMEOUT_MS;
+
+/** How a ping went: sent (whatever the endpoint answered), or refused by the cap (429). */
+export type PingOutcome = 'sent' | 'rate_limited';
+
+/** Who hears how each ping went: the api's metrics. */
+@Injectable()
+export class PingListeners {
+  private readonly listeners: ((outcome: PingOutcome) => void)[] = [];
+
+  add(listener: (outcome: PingOutcome) => void): void {
+    this.listeners.push(listener);
+  }
+
+  notify(outcome: PingOutcome): void {
+    for (const listener of this.listeners) {
+      listener(outcome);
+    }
+  }
+}
 
 /** An endpoint's description within its limit (`WEBHOOK_ENDPOINT_RULES`); null or absent is none. */
 function assertDescription(description: string | null | undefined): void {
@@ -78,8 +101,8 @@ function assertDescription(description: string | null | undefined): void {
 @Injectable()
 export class WebhookEndpointsService {
   private readonly logger = new Logger(WebhookEndpointsService.name);
-  /** Pings in flight in this replica, by endpoint and by organization. */
-  private readonly pinging = new Map<string, number>();
+  /** Pings in flight across every replica, by endpoint and by organization. */
+  private readonly pinging: SharedInFlightCap;
 
   constructor(
     private readonly endpoints: WebhookEndpointsRepository,
@@ -88,7 +111,11 @@ export class WebhookEndpointsService {
     private readonly events: EventsRepository,
     @Inject(WEBHOOK_TARGET_POLICY) private readonly policy: WebhookTargetPolicy,
     @Inject(WEBHOOK_RESOLVER) private readonly resolveAll: ResolveAll,
-  ) {}
+    @Inject(KEY_VALUE_STORE) store: KeyValueStore,
+    private readonly pingListeners: PingListeners,
+  ) {
+    this.pinging = new SharedInFlightCap(store, PING_LEASE_MS);
+  }
 
   async create(owner: OwnerScope, input: CreateEndpointInput): Promise<WebhookEndpointView> {
     assertDescription(input.description);
@@ -229,31 +256,23 @@ export class WebhookEndpointsService {
    */
   async ping(id: string, owner: OwnerScope): Promise<WebhookAttemptView> {
     const endpoint = await this.own(id, owner);
-    const keys = [`endpoint:${endpoint.id}`, `organization:${owner.organizationId}`];
-    if (
-      (this.pinging.get(keys[0]) ?? 0) >= PINGS_IN_FLIGHT.perEndpoint ||
-      (this.pinging.get(keys[1]) ?? 0) >= PINGS_IN_FLIGHT.perOrganization
-    ) {
+    const lease = await this.pinging.acquire([
+      { key: `ping:endpoint:${endpoint.id}`, max: PINGS_IN_FLIGHT.perEndpoint },
+      { key: `ping:organization:${owner.organizationId}`, max: PINGS_IN_FLIGHT.perOrganization },
+    ]);
+    if (lease === null) {
+      this.pingListeners.notify('rate_limited');
       throw new AppError(
         ErrorCode.RateLimited,
         'A ping to this endpoint, or too many of this organization, is already in flight; retry once it has answered.',
         { retryAfterMs: PING_TIMEOUT_MS },
       );
     }
-    for (const key of keys) {
-      this.pinging.set(key, (this.pinging.get(key) ?? 0) + 1);
-    }
+    this.pingListeners.notify('sent');
     try {
       return await this.sendPing(endpoint);
     } finally {
-      for (const key of keys) {
-        const left = (this.pinging.get(key) ?? 1) - 1;
-        if (left > 0) {
-          this.pinging.set(key, left);
-        } else {
-          this.pinging.delete(key);
-        }
-      }
+      await lease.release();
     }
   }
 

@@ -2,6 +2,7 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
 import { EventsModule } from '#app/events';
 import { PartnersModule } from '#app/partners';
+import { RedisModule } from '#app/redis';
 import { resolveWithDns, type WebhookTargetPolicy } from './delivery/index.js';
 import { WebhookDeliveryClaims } from './webhook-delivery-claims.repository.js';
 import { WebhookDeliveryHistory } from './webhook-delivery-history.repository.js';
@@ -13,6 +14,7 @@ import {
   type WebhookDeliveryOptions,
 } from './webhook.dispatcher.js';
 import {
+  PingListeners,
   WEBHOOK_RESOLVER,
   WEBHOOK_TARGET_POLICY,
   WebhookEndpointsService,
@@ -48,9 +50,12 @@ import { WebhookSecretsResealer } from './webhook-secrets.resealer.js';
 })
 export class WebhooksDataModule {}
 
-/** Partners' endpoint management, for the api; the target rules follow `APP_SETTINGS.webhooks`. */
+/**
+ * Partners' endpoint management, for the api; the target rules follow `APP_SETTINGS.webhooks`,
+ * pings in flight are counted in the shared store.
+ */
 @Module({
-  imports: [WebhooksDataModule, PartnersModule, EventsModule],
+  imports: [WebhooksDataModule, PartnersModule, EventsModule, RedisModule],
   providers: [
     {
       provide: WEBHOOK_TARGET_POLICY,
@@ -60,9 +65,10 @@ export class WebhooksDataModule {}
       inject: [APP_SETTINGS],
     },
     { provide: WEBHOOK_RESOLVER, useValue: resolveWithDns },
+    PingListeners,
     WebhookEndpointsService,
   ],
-  exports: [WebhookEndpointsService],
+  exports: [WebhookEndpointsService, PingListeners],
 })
 export class WebhooksModule {}
 

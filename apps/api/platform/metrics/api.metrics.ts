@@ -37,6 +37,22 @@ export class ApiMetrics implements RoutingObserver {
     labelNames: ['route'] as const,
     registers: [this.registry],
   });
+  readonly widgetPreflights = new Counter({
+    name: 'api_widget_preflights_total',
+    help:
+      'CORS preflights of the widget API by outcome: allowed (an origin some key lists), ' +
+      'unlisted (answered without CORS headers), rate_limited (429, past the per-IP limit).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  readonly webhookPings = new Counter({
+    name: 'api_webhook_pings_total',
+    help:
+      'Webhook endpoint pings by outcome: sent, or rate_limited (429: the endpoint, or three of ' +
+      'its organization, already being pinged on some replica).',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   readonly upstreamCalls = new Counter({
     name: 'api_upstream_calls_total',
     help: 'Provider calls by provider, method and outcome.',
