@@ -298,6 +298,26 @@ describe('Widget keys and the widget API', () => {
       expect(noOrigin.status).toBe(200);
     });
 
+    it('never takes its own origin from Host: a foreign Origin naming itself as Host is refused', async () => {
+      const res = await widget('get', '/currencies', testKey.key, 'http://evil.example').set(
+        'Host',
+        'evil.example',
+      );
+
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('origin_not_allowed');
+      expect(res.headers['access-control-allow-origin']).toBeUndefined();
+    });
+
+    it('refuses a call that changes something without an Origin, same-origin or not', async () => {
+      const res = await widget('post', '/quotes', testKey.key, null)
+        .set('Sec-Fetch-Site', 'same-origin')
+        .send({ from: 'btc', to: 'eth', amountFrom: '0.1' });
+
+      expect(res.status).toBe(403);
+      expect(res.body.error.code).toBe('origin_not_allowed');
+    });
+
     it('answers unknown, malformed and missing keys 401 unauthenticated', async () => {
       for (const key of [`wk_test_${'a'.repeat(32)}`, 'pk_test_123', '', 'wk_live_']) {
         const res = await widget('get', '/currencies', key, SHOP);
@@ -559,6 +579,33 @@ describe('Widget keys and the widget API', () => {
       );
       const res = await widget('get', '/currencies', key.key);
       expect(res.body.error.code).toBe('org_suspended');
+    });
+
+    it('answers the hosted page of a suspended organization 404, as for an unknown key', async () => {
+      const org = await createPartner(api.app);
+      const live = await newKey(org.organizationId, 'live');
+      const test = await newKey(org.organizationId, 'test');
+      await request(api.url).get(`/widget?key=${live.key}`).expect(200);
+      await request(api.url)
+        .patch(`/admin/organizations/${org.organizationId}`)
+        .set('Authorization', ADMIN)
+        .set('X-Forwarded-For', nextIp())
+        .send({ status: 'suspended' })
+        .expect(200);
+
+      await waitUntil(
+        'the suspension to reach the widget key',
+        async () => (await widget('get', '/currencies', live.key)).status === 403,
+        5_000,
+      );
+      const unknown = await request(api.url).get(`/widget?key=wk_live_${'2'.repeat(32)}`);
+      for (const key of [live.key, test.key]) {
+        const page = await request(api.url).get(`/widget?key=${key}`);
+        expect(page.status).toBe(404);
+        expect(page.text).toBe(unknown.text);
+        expect(page.text).not.toContain(key);
+        expect((await widget('get', '/currencies', key)).status).toBe(403);
+      }
     });
   });
 
@@ -881,5 +928,33 @@ describe('Widget keys and the widget API', () => {
       const page = await request(apis[1].url).get(`/widget?key=${key.key}`);
       expect(page.status).toBe(404);
     });
+
+    // Last: it spends the per-IP budget of the address both processes see.
+    it('counts preflights in the per-IP limit both processes share, and meters the refusals', async () => {
+      const preflight = (i: number) =>
+        request(apis[i].url)
+          .options('/widget-api/v1/swaps')
+          .set('Origin', SHOP)
+          .set('Access-Control-Request-Method', 'POST');
+      const refusals = async (i: number): Promise<number> => {
+        const text = (await request(apis[i].url).get('/metrics').set('Authorization', ADMIN)).text;
+        const line = /^api_widget_preflights_total\{outcome="rate_limited"\} (\d+)$/m.exec(text);
+        return Number(line?.[1] ?? 0);
+      };
+      const answers: request.Response[] = [];
+      for (let wave = 0; wave < 5 && !answers.some((res) => res.status === 429); wave += 1) {
+        // 2 × 80 preflights: each process alone stays under 120 a second; together they do not.
+        answers.push(
+          ...(await Promise.all(Array.from({ length: 160 }, (_, i) => preflight(i % 2)))),
+        );
+      }
+
+      const refused = answers.filter((res) => res.status === 429);
+      expect(refused.length).toBeGreaterThan(0);
+      expect(refused[0].body.error.code).toBe('rate_limited');
+      expect(Number(refused[0].headers['retry-after'])).toBeGreaterThanOrEqual(1);
+      expect(answers.filter((res) => res.status === 204).length).toBeGreaterThan(0);
+      expect((await refusals(0)) + (await refusals(1))).toBe(refused.length);
+    }, 60_000);
   });
 });

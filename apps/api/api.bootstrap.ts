@@ -32,18 +32,17 @@ export async function createApiApp(
     },
   );
   const limits = app.get(RequestLimits);
-  addDependencyGauge(app.get(ApiMetrics).registry, app.get(HealthService));
+  const metrics = app.get(ApiMetrics);
+  addDependencyGauge(metrics.registry, app.get(HealthService));
   configureHttpApp(app, {
     logger,
     trustProxyHops: config.trustProxyHops,
     timeouts: config.http,
     beforeBody: [
-      ...(options.without?.has('request-metrics')
-        ? []
-        : [requestMetricsMiddleware(app.get(ApiMetrics))]),
+      ...(options.without?.has('request-metrics') ? [] : [requestMetricsMiddleware(metrics)]),
       publicCorsMiddleware,
       dashboardHttpMiddleware(),
-      widgetPreflightMiddleware(app.get(WidgetKeyAuthenticator)),
+      widgetPreflightMiddleware(app.get(WidgetKeyAuthenticator), limits, metrics),
     ],
     beforeError: (req, res) => limits.countRejected(req, res),
     ...options,

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger, OnModuleInit } from '@nestjs/common';
 import { LRUCache } from 'lru-cache';
+import { modeUsableIn } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
 import type { WidgetCaller } from './widget-caller.js';
@@ -102,6 +103,18 @@ export class WidgetKeyAuthenticator implements OnModuleInit {
       this.cache.set(key, caller ?? false);
     }
     return caller;
+  }
+
+  /**
+   * The caller a key names while its organization may use a key of its mode (live: active; test:
+   * also under review), else null: the hosted page of a suspended organization is the unknown
+   * key's 404, as its widget API answers the organization's 403.
+   */
+  async findUsable(key: string): Promise<WidgetCaller | null> {
+    const caller = await this.find(key);
+    return caller && modeUsableIn(caller.partner.organizationStatus, caller.partner.livemode)
+      ? caller
+      : null;
   }
 
   /** Whether some unrevoked key lists `origin`: what a preflight, which carries no key, is told. */

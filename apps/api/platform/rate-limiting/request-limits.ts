@@ -58,8 +58,9 @@ export class RequestLimits {
   }
 
   /**
-   * A request refused before its route counted it (no such route, an unreadable body, failed
-   * authentication) still spends its IP's budget; past the limit it is answered 429 instead.
+   * A request refused or answered before its route counted it (no such route, an unreadable
+   * body, failed authentication, a widget API preflight) still spends its IP's budget; past the
+   * limit it is answered 429 instead.
    */
   async countRejected(req: Request, res: Response): Promise<AppError | null> {
     const tracker = this.counted.has(res) || res.headersSent ? null : perIpTracker(req.path, req);

@@ -17,7 +17,7 @@ export interface WidgetApiOptions {
   /** `CREDENTIAL_ENCRYPTION_KEY`: the status tokens of widget swaps derive from it. */
   credentialEncryptionKey: Buffer;
   quotes: QuotesOptions;
-  /** `PUBLIC_URL`'s origin: the hosted page's own origin (null: each request's). */
+  /** `PUBLIC_URL`'s origin: the hosted page's own origin (null: the loopback origins of its port). */
   publicUrl: string | null;
 }
 

@@ -47,7 +47,7 @@ export class WidgetPageController {
   @Get('widget')
   async page(@Query() query: Record<string, unknown>, @Res() res: Response): Promise<void> {
     const key = one(query.key);
-    const caller = key === null ? null : await this.authenticator.find(key);
+    const caller = key === null ? null : await this.authenticator.findUsable(key);
     res.removeHeader('X-Frame-Options');
     res.setHeader('Content-Type', 'text/html; charset=utf-8');
     if (!caller) {
