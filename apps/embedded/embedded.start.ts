@@ -9,7 +9,7 @@ import {
 } from '#app/config';
 import { initProcessLogging, resolveLogFormat } from '#app/logging';
 import { runMigrations } from '#app/persistence';
-import { runProcess } from '#app/process';
+import { guardProcess, runProcess } from '#app/process';
 import { createApiApp } from '../api/api.bootstrap.js';
 import { startPoller } from '../poller/poller.bootstrap.js';
 import { startSandbox } from '../sandbox/sandbox.bootstrap.js';
@@ -40,6 +40,7 @@ await runProcess('embedded', async () => {
     env.LOG_LEVEL ?? 'info',
     resolveLogFormat(env, process.stdout.isTTY ? 'pretty' : 'json'),
   );
+  guardProcess('embedded', logger);
   const shutdown: (() => Promise<void>)[] = [];
   let stopping = false;
   let starting: Promise<unknown> = Promise.resolve();

@@ -1,1 +1,2 @@
 export * from './run-process.js';
+export * from './process-guard.js';
