@@ -162,6 +162,7 @@ describe('Get started in a browser: from sign-up to a finished test swap', () =>
   });
 
   it('signs up, makes a test key on Get started, runs its walkthrough as printed and ticks the checklist', async () => {
+    await page.goto(`${url}/partner/signup`);
     await page.getByLabel('Organization name').fill(ORGANIZATION);
     await page.getByLabel('Email').fill(testEmail('first'));
     await page.getByLabel('Password').fill(testPassword());

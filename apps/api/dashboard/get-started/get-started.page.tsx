@@ -246,11 +246,13 @@ export function GetStartedPage({
         <p>
           <code class="mono">swap-partners</code>, for TypeScript and JavaScript: typed from the
           OpenAPI document, it sets the <code class="mono">Idempotency-Key</code>, retries as the
-          API's contract says, throws typed errors and verifies webhooks. Install it from its
-          tarball (<code class="mono">npm pack</code> in the service repository's{' '}
-          <code class="mono">sdk/</code> folder makes it):{' '}
-          <code class="mono">npm install ./swap-partners-*.tgz</code>. Or generate a client of your
-          own from <a href="/v1/openapi.json">the OpenAPI document</a>.
+          API's contract says, throws typed errors and verifies webhooks. Its name is not on the npm
+          registry yet: install the tarball built from the service's repository, as its{' '}
+          <code class="mono">sdk/README.md</code> says (
+          <code class="mono">npm run build:sdk &amp;&amp; (cd sdk &amp;&amp; npm pack)</code> there,
+          then <code class="mono">npm install /path/to/swap-partners-&lt;version&gt;.tgz</code> in
+          your project). Or generate a client of your own from{' '}
+          <a href="/v1/openapi.json">the OpenAPI document</a>.
         </p>
       </section>
       <section class="panel" aria-labelledby="listen-heading" id="listen">
