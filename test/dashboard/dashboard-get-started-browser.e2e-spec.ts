@@ -271,6 +271,7 @@ describe('Get started in a browser: from sign-up to a finished test swap', () =>
     expect(await swapStatus()).toBe('waiting');
     await page.getByRole('heading', { name: 'Test helpers' }).waitFor();
     expect(await seriousAxeFindings(page)).toEqual([]);
+    await screenshot(page, 'swap-test-helpers');
     await page.getByRole('button', { name: 'Simulate deposit', exact: true }).click();
     await page.getByText('Deposit simulated: the swap is confirming.').waitFor();
     expect(await swapStatus()).toBe('confirming');
@@ -282,7 +283,6 @@ describe('Get started in a browser: from sign-up to a finished test swap', () =>
     expect(await page.getByRole('button', { name: 'Simulate deposit', exact: true }).count()).toBe(
       0,
     );
-    await screenshot(page, 'swap-test-helpers');
   });
 
   it('forces a status, simulates short and late deposits, and runs the rest of the walkthrough', async () => {

@@ -89,8 +89,9 @@ function TestHelpers({
     <section class="panel" aria-labelledby="helpers-heading">
       <h2 id="helpers-heading">Test helpers</h2>
       <p class="muted">
-        A test swap moves only when you say so: these do what{' '}
-        <code class="mono">/v1/test_helpers</code> does, against the sandbox.
+        They do what <code class="mono">/v1/test_helpers</code> does, against the sandbox: after a
+        deposit the swap moves on to <code class="mono">finished</code> by itself within seconds,
+        and "Force status" tries any other outcome.
       </p>
       {forms.deposit ? (
         <div class="actions helpers">
