@@ -58,7 +58,7 @@ async function watch(
   sut: ChangellyAdapter,
   id: string,
   done: (tx: ProviderTransaction) => boolean,
-  timeoutMs = 5000,
+  timeoutMs = 20_000,
 ): Promise<{ tx: ProviderTransaction; seen: string[] }> {
   const seen: string[] = [];
   const deadline = Date.now() + timeoutMs;
@@ -286,9 +286,10 @@ describe('SandboxProvider', () => {
       await sandbox.control.deposit(created.id);
       const { tx, seen } = await watch(sut, created.id, (t) => t.status === 'finished');
 
-      // Polling may skip a step on a slow machine; the order and the ends are fixed.
+      // Polling may skip steps on a busy machine (one read can outlast a 150 ms step): the order
+      // and the end are fixed.
       const steps = ['confirming', 'exchanging', 'sending', 'finished'];
-      expect(seen[0]).toBe('confirming');
+      expect(seen.every((s) => steps.includes(s))).toBe(true);
       expect(seen[seen.length - 1]).toBe('finished');
       expect(seen.map((s) => steps.indexOf(s))).toEqual(
         [...seen.map((s) => steps.indexOf(s))].sort(),
