@@ -70,8 +70,8 @@ routing on every api replica within 5 s, and refuses to take out the last one. s
 organization's swap, with its provider.
 Environment: DATABASE_URL, CREDENTIAL_ENCRYPTION_KEY, PROVIDERS [changelly], REDIS_URL (optional:
 for immediate revocation, and for the circuits provider:list shows; without it they read closed).
-user:invite mails the link when SMTP_URL is set (sender MAIL_FROM) and prints it either way; the
-link starts with PUBLIC_URL (default http://localhost:3000).
+user:invite queues the mail with the link (the poller sends it) and prints the link; the link
+starts with PUBLIC_URL (default http://localhost:3000).
 `;
 
 type Options = NonNullable<ParseArgsConfig['options']>;

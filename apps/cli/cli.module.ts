@@ -2,7 +2,6 @@ import { DynamicModule, Module } from '@nestjs/common';
 import { AccountsModule } from '#app/accounts';
 import type { CliConfig } from '#app/config';
 import { CoreModule } from '#app/core';
-import { MailModule } from '#app/mail';
 import { PartnersModule } from '#app/partners';
 import { ProviderControlModule } from '#app/provider-control';
 import { SwapsDataModule } from '#app/swaps';
@@ -20,7 +19,6 @@ export class CliModule {
       imports: [
         CoreModule.forRoot(config),
         PartnersModule,
-        MailModule.config(config.mail),
         AccountsModule,
         WidgetsModule,
         ProviderControlModule,

@@ -4,17 +4,23 @@ import type { PollerConfig } from '#app/config';
 import { CoreModule } from '#app/core';
 import { EventRecorder, EventsModule } from '#app/events';
 import { HealthProbesModule } from '#app/health';
+import { MailDeliveryModule } from '#app/mail';
 import { QuotesDataModule } from '#app/quotes';
 import { PollingModule } from '#app/polling';
 import { SwapsDataModule } from '#app/swaps';
 import { WebhookDeliveryModule, WebhookOutbox, WebhooksDataModule } from '#app/webhooks';
 import { HousekeepingService } from './housekeeping.service.js';
 import { HousekeepingTick } from './housekeeping.tick.js';
+import { MAIL_TICK_OPTIONS, MailDeliveryTick } from './mail-delivery.tick.js';
 import { POLLER_TICK_OPTIONS, SwapPollerTick } from './swap-poller.tick.js';
 import { WEBHOOK_TICK_OPTIONS, WebhookDeliveryTick } from './webhook-delivery.tick.js';
 
 /** Deliveries sent at once by one poller; each takes at most 10 s. */
 const WEBHOOK_BATCH_SIZE = 50;
+/** Mails claimed per round, sent one after another (each within the SMTP timeouts, 10 s a step). */
+const MAIL_BATCH_SIZE = 20;
+/** Longer than a round of `MAIL_BATCH_SIZE` slow sends, so only a dead poller's mail is retaken. */
+const MAIL_LEASE_MS = 10 * 60 * 1000;
 
 /** The poller's ticks over its libs; the root binds the webhook outbox to the event recorder. */
 @Module({})
@@ -47,6 +53,11 @@ export class PollerModule {
           leaseMs: config.leaseMs,
           batchSize: config.batchSize,
         }),
+        MailDeliveryModule.forRoot(config.mail, {
+          retryBaseMs: config.mailRetryBaseMs,
+          leaseMs: MAIL_LEASE_MS,
+          batchSize: MAIL_BATCH_SIZE,
+        }),
         HealthProbesModule.forRoot(config),
       ],
       providers: [
@@ -55,8 +66,10 @@ export class PollerModule {
           useValue: { tickMs: config.tickMs, testTickMs: config.testTickMs },
         },
         { provide: WEBHOOK_TICK_OPTIONS, useValue: { tickMs: config.webhookTickMs } },
+        { provide: MAIL_TICK_OPTIONS, useValue: { tickMs: config.mailTickMs } },
         SwapPollerTick,
         WebhookDeliveryTick,
+        MailDeliveryTick,
         HousekeepingService,
         HousekeepingTick,
       ],

@@ -16,7 +16,7 @@ import { SignInThrottle } from './sign-in.throttle.js';
 
 /**
  * Partner dashboard accounts: users, sessions, invitations, password resets, re-authentication.
- * Needs `MailModule.config` (the mail settings) once in the app.
+ * Their mail goes to the outbox (`MailModule`), which the poller sends.
  */
 @Module({
   imports: [MailModule, PartnersModule, RedisModule],

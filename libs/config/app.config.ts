@@ -157,6 +157,12 @@ export interface PollerConfig extends CommonConfig, ProvidersConfig {
    * and its write-back, so only a dead poller's deliveries are taken over.
    */
   webhookLeaseMs: number;
+  /** The mail server the poller sends the outbox's mail through (`SMTP_URL`, `MAIL_FROM`). */
+  mail: MailConfig;
+  /** `MAIL_TICK_MS`: how often the poller looks for due mail. */
+  mailTickMs: number;
+  /** `MAIL_RETRY_BASE_MS`: the first retry of a mail the server refused; later ones double. */
+  mailRetryBaseMs: number;
   database: DatabaseConfig;
   redis: RedisConfig;
 }
@@ -441,9 +447,13 @@ export function loadPollerConfig(env: Env, options: LoadOptions = {}): PollerCon
   );
   const upstream = providers(reader);
   const shared = common(reader);
+  requireInProduction(reader, shared.appEnv, ['SMTP_URL']);
   return {
     ...shared,
     credentialEncryptionKey: reader.base64Key('CREDENTIAL_ENCRYPTION_KEY', 32),
+    mail: mail(reader),
+    mailTickMs: reader.integer('MAIL_TICK_MS', 1000, 10, 60000),
+    mailRetryBaseMs: reader.integer('MAIL_RETRY_BASE_MS', 5000, 10, 3_600_000),
     webhooks: webhooks(reader, shared.appEnv),
     webhookTickMs: reader.integer('WEBHOOK_TICK_MS', 250, 10, 60000),
     webhookLeaseMs: reader.integer('WEBHOOK_LEASE_MS', 30000, 1000, 3600000),
@@ -523,7 +533,6 @@ export interface CliConfig extends CommonConfig {
   providers: readonly ProviderName[];
   /** Invitation links start here: `PUBLIC_URL`, else `http://localhost:3000`. */
   publicUrl: string;
-  mail: MailConfig;
   database: DatabaseConfig;
   redis: RedisConfig;
   credentialEncryptionKey: Buffer;
@@ -541,7 +550,6 @@ export function loadCliConfig(env: Env): CliConfig {
     logLevel: reader.oneOf('LOG_LEVEL', LOG_LEVELS, 'warn'),
     providers: providerNames(reader),
     publicUrl: dashboard(reader).publicUrl ?? 'http://localhost:3000',
-    mail: mail(reader),
     database: database(reader, DATABASE_TIMEOUT_MS.cli),
     redis: redis(reader, { allowInProcessStores: true }),
     credentialEncryptionKey: reader.base64Key('CREDENTIAL_ENCRYPTION_KEY', 32),

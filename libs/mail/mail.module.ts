@@ -1,23 +1,35 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { MailConfig } from '#app/config';
-import { MAIL_CONFIG, Mailer } from './mailer.js';
+import {
+  MAIL_DELIVERY_OPTIONS,
+  MailDispatcher,
+  type MailDeliveryOptions,
+} from './mail.dispatcher.js';
+import { MailOutboxRepository } from './mail-outbox.repository.js';
+import { MAIL_CONFIG, MailTransport } from './mail.transport.js';
+import { Mailer } from './mailer.js';
 
 /**
- * Outgoing mail: invitations, password resets and notices. Importers take `MailModule` as it is;
- * its settings come once per app from `MailModule.config(...)` (configuration, so global).
+ * Outgoing mail, queued: invitations, password resets and notices are written to the outbox
+ * (`Mailer`); the poller's `MailDeliveryModule` sends them.
  */
-@Module({ providers: [Mailer], exports: [Mailer] })
-export class MailModule {
-  static config(config: MailConfig): DynamicModule {
+@Module({ providers: [MailOutboxRepository, Mailer], exports: [Mailer] })
+export class MailModule {}
+
+/** The poller's side: the SMTP transport and the dispatcher that empties the outbox. */
+@Module({})
+export class MailDeliveryModule {
+  static forRoot(config: MailConfig, options: MailDeliveryOptions): DynamicModule {
     return {
-      module: MailConfigModule,
-      global: true,
-      providers: [{ provide: MAIL_CONFIG, useValue: config }],
-      exports: [MAIL_CONFIG],
+      module: MailDeliveryModule,
+      providers: [
+        { provide: MAIL_CONFIG, useValue: config },
+        { provide: MAIL_DELIVERY_OPTIONS, useValue: options },
+        MailOutboxRepository,
+        MailTransport,
+        MailDispatcher,
+      ],
+      exports: [MailDispatcher],
     };
   }
 }
-
-/** Holds `MAIL_CONFIG` for the app (see `MailModule.config`). */
-@Module({})
-export class MailConfigModule {}

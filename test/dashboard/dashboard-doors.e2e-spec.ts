@@ -1,5 +1,5 @@
 import { HASH_QUEUE_LIMIT } from '#app/accounts';
-import { truncateAll } from '../support/database.js';
+import { openTestDataSource, truncateAll } from '../support/database.js';
 import {
   createDashboardUser,
   createTestOrganization,
@@ -9,6 +9,10 @@ import {
   startDashboardApi,
   testEmail,
 } from '../support/dashboard.js';
+import { startTestApi, testApiEnv, type TestApi } from '../support/api.js';
+import { spawnService, type ServiceProcess } from '../support/processes.js';
+import { startTestSmtp, type TestSmtp } from '../support/smtp.js';
+import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitUntil } from '../support/wait.js';
 
 const PUBLIC_URL = 'https://swaps.example.com';
@@ -103,5 +107,79 @@ describe('Dashboard doors', () => {
         500,
       );
     }, 60_000);
+  });
+
+  describe('mail through the outbox, sent by the poller', () => {
+    let api: TestApi;
+    let smtp: TestSmtp;
+    let proxy: TcpProxy;
+    let poller: ServiceProcess;
+    let organizationId: string;
+
+    beforeAll(async () => {
+      await truncateAll();
+      smtp = await startTestSmtp();
+      proxy = await TcpProxy.start('127.0.0.1', Number(new URL(smtp.url).port));
+      const smtpUrl = `smtp://127.0.0.1:${proxy.port}`;
+      api = await startTestApi({ SMTP_URL: smtpUrl });
+      organizationId = await createTestOrganization(api);
+      poller = await spawnService(
+        'poller',
+        testApiEnv({
+          SMTP_URL: smtpUrl,
+          MAIL_TICK_MS: '100',
+          MAIL_RETRY_BASE_MS: '200',
+        }),
+      );
+    }, 90_000);
+
+    afterAll(async () => {
+      await poller.stop();
+      await api.close();
+      await proxy.close();
+      await smtp.close();
+    });
+
+    it('answers as usual while SMTP is down and delivers the link once it is back', async () => {
+      const { email } = await createDashboardUser(api, organizationId, 'developer');
+      proxy.cut();
+      const client = new DashboardClient(api.url);
+      await client.get('/partner/forgot-password');
+
+      const sent = await client.post('/partner/forgot-password', { email });
+
+      expect(sent.status).toBe(200);
+      expect(sent.text).toContain('If an account exists for this email');
+      const db = await openTestDataSource();
+      try {
+        // The poller tried and failed at least twice; the mail waits in the outbox.
+        await waitUntil(
+          'the poller to retry the mail',
+          async () => {
+            const rows = await db.query<{ attempts: number }[]>(
+              `SELECT attempts FROM mail_outbox WHERE recipient = $1 AND subject LIKE 'Reset%'`,
+              [email],
+            );
+            return rows.length === 1 && rows[0].attempts >= 2;
+          },
+          30_000,
+        );
+        expect(smtp.mails.some((m) => m.to.includes(email))).toBe(false);
+
+        proxy.restore();
+
+        const mail = await smtp.waitFor(email, /Reset/, 30_000);
+        expect(mail.links.some((l) => l.includes('/partner/reset-password/'))).toBe(true);
+        await waitUntil('the sent mail to leave the outbox', async () => {
+          const rows = await db.query<unknown[]>(
+            `SELECT id FROM mail_outbox WHERE recipient = $1 AND subject LIKE 'Reset%'`,
+            [email],
+          );
+          return rows.length === 0;
+        });
+      } finally {
+        await db.destroy();
+      }
+    }, 90_000);
   });
 });

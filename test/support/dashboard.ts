@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import request from 'supertest';
+import { DataSource } from 'typeorm';
 import { type DashboardRole, DashboardAccountsService, type DashboardUser } from '#app/accounts';
 import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from './api.js';
+import { startMailRelay } from './mail-relay.js';
 import { startTestSmtp, type TestSmtp } from './smtp.js';
 import type { SoftAuthenticator } from './soft-authenticator.js';
 import { pacer } from './wait.js';
@@ -14,16 +16,21 @@ export interface DashboardHarness {
   close(): Promise<void>;
 }
 
-/** Starts an SMTP server and the api sending its mail there (`overrides`: more variables). */
+/**
+ * Starts an SMTP server, the api, and the poller's mail sender relaying the api's outbox to that
+ * server (`overrides`: more variables).
+ */
 export async function startDashboardApi(
   overrides: Record<string, string | undefined> = {},
 ): Promise<DashboardHarness> {
   const smtp = await startTestSmtp();
   const api = await startTestApi({ SMTP_URL: smtp.url, ...overrides });
+  const relay = startMailRelay(api.app.get(DataSource), smtp.url);
   return {
     api,
     smtp,
     async close() {
+      await relay.stop();
       await api.close();
       await smtp.close();
     },

@@ -1,6 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import type { ApiConfig } from '#app/config';
-import { MailModule } from '#app/mail';
 import { PartnerEarningsModule } from '#app/earnings';
 import { AccountsController } from './accounts/accounts.controller.js';
 import { PasswordResetController } from './accounts/password-reset.controller.js';
@@ -59,7 +58,6 @@ export class DashboardModule {
           providers: [{ provide: DASHBOARD_SETTINGS, useValue: dashboardSettings(config) }],
           exports: [DASHBOARD_SETTINGS],
         },
-        MailModule.config(config.mail),
         { module: AccountsPagesModule, imports: [secondFactors] },
         GetStartedPagesModule,
         ApiKeysPagesModule,

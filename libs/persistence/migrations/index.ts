@@ -15,6 +15,7 @@ import { WebhookFairness1764800000000 } from './1764800000000-webhook-fairness.j
 import { ListAndFeedIndexes1765300000000 } from './1765300000000-list-and-feed-indexes.js';
 import { LiquidityRouting1765400000000 } from './1765400000000-liquidity-routing.js';
 import { GetStarted1765520000000 } from './1765520000000-get-started.js';
+import { MailOutbox1765530000000 } from './1765530000000-mail-outbox.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
 export const MIGRATIONS = [
@@ -35,4 +36,5 @@ export const MIGRATIONS = [
   ListAndFeedIndexes1765300000000,
   LiquidityRouting1765400000000,
   GetStarted1765520000000,
+  MailOutbox1765530000000,
 ];

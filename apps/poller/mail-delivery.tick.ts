@@ -1,0 +1,77 @@
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import { MailDispatcher } from '#app/mail';
+import { SwapPollerTick } from './swap-poller.tick.js';
+
+export interface MailTickOptions {
+  /** `MAIL_TICK_MS`: how often an idle poller looks for due mail. */
+  tickMs: number;
+}
+
+export const MAIL_TICK_OPTIONS = Symbol('MAIL_TICK_OPTIONS');
+
+/**
+ * The mail loop: sends the outbox's due mail (docs/decisions.md, "Dashboard mail and its
+ * doors"). Rounds never overlap; while a round found mail, the next starts at once, so a backlog
+ * drains at the server's pace. A failed round is logged; its mails' leases run out and another
+ * round sends them.
+ */
+@Injectable()
+export class MailDeliveryTick implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(MailDeliveryTick.name);
+  private readonly timerName: string;
+  private running: Promise<void> = Promise.resolve();
+  private stopping = false;
+
+  constructor(
+    private readonly dispatcher: MailDispatcher,
+    private readonly scheduler: SchedulerRegistry,
+    poller: SwapPollerTick,
+    @Inject(MAIL_TICK_OPTIONS) private readonly options: MailTickOptions,
+  ) {
+    this.timerName = `mail-delivery:${poller.owner}`;
+  }
+
+  onApplicationBootstrap(): void {
+    this.arm(0);
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.scheduler.doesExist('timeout', this.timerName)) {
+      this.scheduler.deleteTimeout(this.timerName);
+    }
+    await this.running;
+  }
+
+  /** Sends due mail until a round finds none. */
+  async tick(): Promise<void> {
+    try {
+      while (!this.stopping && (await this.dispatcher.sendDue()) > 0) {
+        // More may be due: the next round starts now.
+      }
+    } catch (error: unknown) {
+      this.logger.error(
+        { err: error instanceof Error ? error.message : String(error) },
+        'mail round failed; its mail is sent once the leases run out',
+      );
+    }
+  }
+
+  private arm(delayMs: number): void {
+    if (this.stopping) {
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.scheduler.deleteTimeout(this.timerName);
+      this.running = this.tick().then(() => this.arm(this.options.tickMs));
+    }, delayMs);
+    this.scheduler.addTimeout(this.timerName, timer);
+  }
+}
