@@ -6,6 +6,7 @@ import { createPartner, type PartnerOptions, type TestPartner } from '../factori
 import { startTestApi, testApiEnv, type TestApi } from './api.js';
 import { type DashboardClient, signedInClient } from './dashboard.js';
 import { openTestDataSource } from './database.js';
+import { startMailRelay } from './mail-relay.js';
 import { spawnService, type ServiceProcess } from './processes.js';
 import { bothProviders, startTestSandbox, type TestSandbox } from './sandbox.js';
 import { startTestSmtp, type TestSmtp } from './smtp.js';
@@ -87,6 +88,11 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     opened.unshift(api);
     const db = await openTestDataSource();
     opened.unshift({ close: () => db.destroy() });
+    if (smtp) {
+      // The api queues its mail; the poller's sender relays it to the SMTP server.
+      const relay = startMailRelay(db, smtp.url);
+      opened.unshift(relay);
+    }
     const partner = await createPartner(api.app, options.partner);
     const dashboard = options.dashboard
       ? (await signedInClient(api, partner.organizationId, options.dashboard)).client

@@ -4,6 +4,8 @@ import { MailDispatcher, MailOutboxRepository, MailTransport } from '#app/mail';
 /** The poller's mail sender, in the test process: empties the outbox into an SMTP server. */
 export interface MailRelay {
   stop(): Promise<void>;
+  /** The same as `stop`, for lists of things a suite closes. */
+  close(): Promise<void>;
 }
 
 /**
@@ -25,11 +27,10 @@ export function startMailRelay(db: DataSource, smtpUrl: string, intervalMs = 50)
       await new Promise((resolve) => setTimeout(resolve, intervalMs));
     }
   })();
-  return {
-    async stop() {
-      stopped = true;
-      await loop;
-      transport.onModuleDestroy();
-    },
+  const stop = async (): Promise<void> => {
+    stopped = true;
+    await loop;
+    transport.onModuleDestroy();
   };
+  return { stop, close: stop };
 }
