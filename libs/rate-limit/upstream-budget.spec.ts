@@ -1,6 +1,9 @@
+import { randomBytes } from 'node:crypto';
 import { jest } from '@jest/globals';
 import {
   MemoryStore,
+  RedisStore,
+  type StoreHealth,
   type KeyValueStore,
   type SlotOptions,
   type SlotReservation,
@@ -15,6 +18,19 @@ class FlakyStore extends MemoryStore {
     return this.down
       ? Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:6379'))
       : super.reserveSlot(key, spacingMs, maxWaitMs, options);
+  }
+}
+
+/** One replica's view of a real Redis: its connection can be down while another's is up. */
+class ReplicaRedis extends RedisStore {
+  down = false;
+  override reserveSlot(key: string, spacingMs: number, maxWaitMs: number, options?: SlotOptions) {
+    return this.down
+      ? Promise.reject(new Error('Connection is closed.'))
+      : super.reserveSlot(key, spacingMs, maxWaitMs, options);
+  }
+  override health(timeoutMs: number): Promise<StoreHealth> {
+    return this.down ? Promise.resolve('down') : super.health(timeoutMs);
   }
 }
 
@@ -39,6 +55,16 @@ class FakeSlots {
       throw new Error('Connection terminated');
     }
     return Math.max(0, Number((await this.coordinator.get(key)) ?? '0') - Date.now());
+  }
+  async beginHandover(key: string, handoverMs: number): Promise<number> {
+    if (this.down) {
+      throw new Error('Connection terminated');
+    }
+    const now = Date.now();
+    const at = Number((await this.coordinator.get(key)) ?? '0');
+    const until = at > now - handoverMs ? at : now + handoverMs;
+    await this.coordinator.set(key, String(until), 60_000);
+    return until - now;
   }
 }
 
@@ -170,6 +196,52 @@ describe(UpstreamBudget.name, () => {
     // Still served, not starved: the pause at each switch is about 2.6 s at most.
     expect(times.length).toBeGreaterThanOrEqual(15);
   }, 20_000);
+
+  it('holds the cap across two replicas when Redis comes back empty and they reach it apart', async () => {
+    const prefix = `test:budget:${randomBytes(4).toString('hex')}:`;
+    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const replicas = [new ReplicaRedis(redisUrl, prefix), new ReplicaRedis(redisUrl, prefix)];
+    const budgets = replicas.map(
+      (redis) => new UpstreamBudget('live', redis, slots as unknown as UpstreamSlotsRepository),
+    );
+    const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const times: number[] = [];
+    const until = performance.now() + 9000;
+    const caller = (replica: UpstreamBudget) => async () => {
+      while (performance.now() < until) {
+        await replica.acquire('partner').then(
+          () => times.push(performance.now()),
+          () => sleep(20),
+        );
+      }
+    };
+    const outage = (async () => {
+      await sleep(1000);
+      for (const redis of replicas) {
+        redis.down = true;
+      }
+      await sleep(2000);
+      // Redis restarts empty; one replica reconnects at once, the other 2 s later.
+      await replicas[0].del('upstream:live');
+      replicas[0].down = false;
+      await sleep(2000);
+      replicas[1].down = false;
+    })();
+    try {
+      await Promise.all([
+        ...budgets.flatMap((replica) => Array.from({ length: 8 }, caller(replica))),
+        outage,
+      ]);
+    } finally {
+      await Promise.all(replicas.map((redis) => redis.close()));
+    }
+    const sorted = [...times].sort((a, b) => a - b);
+    const worst = Math.max(
+      ...sorted.map((at) => sorted.filter((t) => t >= at && t - at < 1000).length),
+    );
+    expect({ worst, withinCap: withinCap(times) }).toEqual({ worst, withinCap: true });
+    expect(times.length).toBeGreaterThanOrEqual(30);
+  }, 30_000);
 
   it("shares one organization's held slots across replicas through the store", async () => {
     const other = budget();

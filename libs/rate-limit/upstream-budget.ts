@@ -43,6 +43,15 @@ const LATE_TOLERANCE_MS = 40;
 function grantHorizonMs(spacing: number): number {
   return PARTNER_MAX_GATE_WAIT_MS + spacing;
 }
+/**
+ * Replicas coordinating through Postgres move back to the store together, this long after the
+ * first of them finds it again: each replica's Redis connection comes back at its own moment
+ * (reconnects back off up to 2 s, and connecting may take 2 s more), and one on the store while
+ * another is still on Postgres would let both coordinators grant the whole cap.
+ */
+const HANDOVER_MS = 5000;
+/** How long a replica on Postgres waits for the store's answer to a ping. */
+const STORE_PROBE_MS = 250;
 const BACKGROUND_MAX_POLL_MS = 500;
 const BACKGROUND_JITTER_MS = 10;
 const BACKGROUND_MAX_WAIT_MS = 30_000;
@@ -64,6 +73,8 @@ export class UpstreamBudget {
   private lastFallbackLog = 0;
   /** The coordinator of this process's last reservation; none before the first. */
   private coordinator: Coordinator | null = null;
+  /** While on Postgres: until when (performance clock) every replica stays there. */
+  private handoverUntil = 0;
 
   private readonly spacingMs: number;
 
@@ -168,19 +179,12 @@ export class UpstreamBudget {
     maxWaitMs: number,
     organizationId?: string,
   ): Promise<SlotReservation> {
-    try {
-      const notBeforeMs = await this.horizonOutside('store', key);
-      const slot = await this.store.reserveSlot(key, spacingMs, maxWaitMs, {
-        notBeforeMs,
-        share:
-          organizationId === undefined
-            ? undefined
-            : { key: `${key}:held:${organizationId}`, max: SLOTS_HELD_PER_ORGANIZATION },
-      });
-      this.coordinator = 'store';
-      return slot;
-    } catch (error: unknown) {
-      this.fellBack('postgres', error);
+    if (this.coordinator !== 'postgres' || (await this.storeTakesOver(key))) {
+      try {
+        return await this.reserveInStore(key, spacingMs, maxWaitMs, organizationId);
+      } catch (error: unknown) {
+        this.fellBack('postgres', error);
+      }
     }
     try {
       const notBeforeMs = await this.horizonOutside('postgres', key);
@@ -195,6 +199,41 @@ export class UpstreamBudget {
     return this.local.reserveSlot(key, spacingMs * LOCAL_SHARE_DIVISOR, maxWaitMs, {
       notBeforeMs,
     });
+  }
+
+  /**
+   * Whether this process, coordinating through Postgres, moves back to the store now: only once
+   * the store answers and the handover moment every replica shares (kept in Postgres) has come.
+   * Until then every replica stays on Postgres, so one coordinator grants the cap at a time.
+   */
+  private async storeTakesOver(key: string): Promise<boolean> {
+    if (performance.now() < this.handoverUntil) {
+      return false;
+    }
+    if ((await this.store.health(STORE_PROBE_MS)) === 'down') {
+      return false;
+    }
+    const waitMs = await this.slots.beginHandover(`${key}:handover`, HANDOVER_MS).catch(() => 0);
+    this.handoverUntil = performance.now() + waitMs;
+    return waitMs <= 0;
+  }
+
+  private async reserveInStore(
+    key: string,
+    spacingMs: number,
+    maxWaitMs: number,
+    organizationId?: string,
+  ): Promise<SlotReservation> {
+    const notBeforeMs = await this.horizonOutside('store', key);
+    const slot = await this.store.reserveSlot(key, spacingMs, maxWaitMs, {
+      notBeforeMs,
+      share:
+        organizationId === undefined
+          ? undefined
+          : { key: `${key}:held:${organizationId}`, max: SLOTS_HELD_PER_ORGANIZATION },
+    });
+    this.coordinator = 'store';
+    return slot;
   }
 
   /** How far ahead slots granted by the coordinator before `next` may start (0: no switch). */

@@ -56,6 +56,26 @@ export class UpstreamSlotsRepository {
     return { granted: row.granted, waitMs: Math.ceil(Number(row.wait_ms)) };
   }
 
+  /**
+   * The moment every replica coordinating here moves back to the store, in ms from now (0 or less:
+   * now), under `key`. The first replica to find the store again sets it `handoverMs` ahead; the
+   * others, reaching the store later, get the same moment until it is `handoverMs` past.
+   */
+  async beginHandover(key: string, handoverMs: number): Promise<number> {
+    const [row] = await queryRows<{ wait_ms: string }>(
+      this.dataSource,
+      `INSERT INTO upstream_slots (name, tat)
+       VALUES ($1, clock_timestamp() + $2 * interval '1 millisecond')
+       ON CONFLICT (name) DO UPDATE SET tat = CASE
+         WHEN upstream_slots.tat > clock_timestamp() - $2 * interval '1 millisecond'
+           THEN upstream_slots.tat
+         ELSE clock_timestamp() + $2 * interval '1 millisecond' END
+       RETURNING EXTRACT(EPOCH FROM tat - clock_timestamp()) * 1000 AS wait_ms`,
+      [key, handoverMs],
+    );
+    return Math.ceil(Number(row.wait_ms));
+  }
+
   /** How far ahead of now the last slot granted here starts (0 when none is ahead). */
   async horizon(key: string): Promise<number> {
     const rows = await queryRows<{ ahead_ms: string }>(
