@@ -10,7 +10,8 @@ export async function createSandboxTransactions(
   count: number,
   from = 'btc',
 ): Promise<string[]> {
-  const adapter = new ChangellyAdapter(testProviderConfig(sandbox.url));
+  // Fixtures, not what is tested: a slow answer on a loaded machine is still an answer.
+  const adapter = new ChangellyAdapter(testProviderConfig(sandbox.url, 15_000));
   const ids: string[] = [];
   for (let i = 0; i < count; i += 25) {
     const created = await Promise.all(

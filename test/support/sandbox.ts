@@ -75,8 +75,11 @@ export function sandboxTransactions(sandbox: SandboxServer, provider: ProviderNa
     );
 }
 
-/** What the adapter needs to talk to a test sandbox: the matching key and a short timeout. */
-export function testProviderConfig(url: string, timeoutMs = 1500): ProviderConfig {
+/**
+ * What the adapter needs to talk to a test sandbox: the matching key and a timeout long enough
+ * for a loaded machine (a test of the timeout itself passes its own, shorter one).
+ */
+export function testProviderConfig(url: string, timeoutMs = 5000): ProviderConfig {
   return { url, privateKey: providerKeyPair().privateKey, timeoutMs };
 }
 
