@@ -187,7 +187,7 @@ describe('The TypeScript SDK', () => {
       await writeFile(SCHEMA_FILE, fresh);
     }
     expect(await readFile(SCHEMA_FILE, 'utf8')).toBe(fresh);
-  }, 30_000);
+  }, 120_000);
 
   it('runs the test-mode flow: quote, address, create (replayed by its key), deposit, finished', async () => {
     const quote = await client.quotes.create({ from: 'btc', to: 'eth', amountFrom: '0.1' });
