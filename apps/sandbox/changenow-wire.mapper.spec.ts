@@ -59,6 +59,7 @@ describe(toChangeNowExchange.name, () => {
       deposit: null,
       payout: null,
       moneySentMs: null,
+      refundHash: null,
     };
 
     const json = JSON.stringify(toChangeNowExchange(tx));

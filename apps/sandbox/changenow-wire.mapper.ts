@@ -127,7 +127,7 @@ export function toChangeNowExchange(tx: SandboxTransaction): ChangeNowWireExchan
     payoutHash: sent ? (tx.payout?.hash ?? null) : null,
     fromLegacyTicker: tx.from.ticker,
     toLegacyTicker: tx.to.ticker,
-    refundHash: null,
+    refundHash: tx.refundHash,
     refundAmount: null,
     userId: null,
     validUntil: tx.payTillMs === null ? null : iso(tx.payTillMs),

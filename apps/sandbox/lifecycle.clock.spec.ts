@@ -41,6 +41,7 @@ function transaction(type: SwapMode): SandboxTransaction {
     deposit: null,
     payout: null,
     moneySentMs: null,
+    refundHash: null,
   };
 }
 
@@ -67,6 +68,7 @@ describe(LifecycleClock.name, () => {
     expect(sut.advance(tx, T0 + STEP_MS)).toMatchObject({
       status: 'exchanging',
       moneySentMs: null,
+      refundHash: null,
     });
     expect(sut.advance(tx, T0 + 2 * STEP_MS)).toMatchObject({
       status: 'sending',

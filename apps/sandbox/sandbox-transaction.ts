@@ -53,4 +53,6 @@ export interface SandboxTransaction {
   /** Decided at deposit time, reported once the payout is sent. */
   payout: Payout | null;
   moneySentMs: number | null;
+  /** The deposit's way back to the refund address, once the transaction is refunded. */
+  refundHash: string | null;
 }

@@ -108,6 +108,7 @@ export class TransactionBook {
       deposit: null,
       payout: null,
       moneySentMs: null,
+      refundHash: null,
     };
     this.transactions.set(id, tx);
     return tx;
@@ -175,6 +176,9 @@ export class TransactionBook {
     }
     if (isLifecycleStep(status) && tx.deposit !== null) {
       tx.payout ??= this.payout(tx, tx.deposit.amount, now);
+    }
+    if (status === 'refunded') {
+      tx.refundHash ??= this.hash(tx.from.blockchain);
     }
     return this.clock.enter(tx, status, now);
   }

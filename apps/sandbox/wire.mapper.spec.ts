@@ -43,6 +43,7 @@ function transaction(overrides: Partial<SandboxTransaction> = {}): SandboxTransa
     deposit: null,
     payout: null,
     moneySentMs: null,
+    refundHash: null,
     ...overrides,
   };
 }

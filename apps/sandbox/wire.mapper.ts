@@ -154,6 +154,7 @@ export function toWireTransaction(tx: SandboxTransaction): WireTransaction {
     rate: tx.rate.toFixed(),
     payinHash: tx.deposit?.hash ?? null,
     payoutHash: sent ? (tx.payout?.hash ?? null) : null,
+    refundHash: tx.refundHash,
     moneyReceived: tx.deposit ? seconds(tx.deposit.atMs) : 0,
     moneySent: sent && tx.moneySentMs !== null ? seconds(tx.moneySentMs) : 0,
     createdAt: seconds(tx.createdAtMs),

@@ -26,6 +26,7 @@ function storedSwap(overrides: Partial<PolledSwap> = {}): PolledSwap {
     createdAt: '2025-01-01T00:00:00.000Z',
     payinHash: null,
     payoutHash: null,
+    refundHash: null,
     amountActualFrom: null,
     amountActualTo: null,
     actualNetworkFee: null,
@@ -73,6 +74,7 @@ describe(planSettlement.name, () => {
       fields: {
         payinHash: 'in',
         payoutHash: 'out',
+        refundHash: null,
         amountActualFrom: '0.6',
         amountActualTo: '11.9',
         actualNetworkFee: '0.001',
@@ -81,6 +83,15 @@ describe(planSettlement.name, () => {
         amountAnomalyPct: '20',
       },
     });
+  });
+
+  it("keeps the refund's hash once the provider reports it", () => {
+    const plan = sut(storedSwap(), report({ status: 'refunded', refundHash: 'back' }));
+
+    expect(plan).toMatchObject({ kind: 'update', to: 'refunded', fields: { refundHash: 'back' } });
+    expect(
+      sut(storedSwap({ status: 'refunded', refundHash: 'back' }), report({ status: 'refunded' })),
+    ).toMatchObject({ fields: { refundHash: 'back' } });
   });
 
   it('never erases a known field with a missing one', () => {

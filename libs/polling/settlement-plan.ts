@@ -25,6 +25,7 @@ export function planSettlement(swap: PolledSwap, tx: ProviderTransaction): Settl
     fields: {
       payinHash: tx.payinHash ?? swap.payinHash,
       payoutHash: tx.payoutHash ?? swap.payoutHash,
+      refundHash: tx.refundHash ?? swap.refundHash,
       amountActualFrom,
       amountActualTo: tx.amountActualTo ?? swap.amountActualTo,
       actualNetworkFee: tx.actualNetworkFee ?? swap.actualNetworkFee,

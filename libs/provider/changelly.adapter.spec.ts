@@ -207,6 +207,7 @@ const WAITING: WireTransaction = {
   rate: '15.2',
   payinHash: null,
   payoutHash: null,
+  refundHash: null,
   moneyReceived: 0,
   moneySent: 0,
   createdAt: 1_767_225_600,

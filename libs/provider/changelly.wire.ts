@@ -136,6 +136,8 @@ export interface WireTransaction {
   rate: string;
   payinHash: string | null;
   payoutHash: string | null;
+  /** The refund's transaction, once a refunded deposit went back. */
+  refundHash: string | null;
   /** Unix seconds; 0 until it happened. */
   moneyReceived: number;
   moneySent: number;

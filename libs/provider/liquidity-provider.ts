@@ -122,6 +122,8 @@ export interface ProviderTransaction {
   createdAt: string;
   payinHash: string | null;
   payoutHash: string | null;
+  /** The refund's transaction hash, once a refunded deposit went back. */
+  refundHash: string | null;
   amountActualFrom: string | null;
   amountActualTo: string | null;
   actualNetworkFee: string | null;

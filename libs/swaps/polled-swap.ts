@@ -6,6 +6,7 @@ export type SettlementFields = Pick<
   SwapViewRow,
   | 'payinHash'
   | 'payoutHash'
+  | 'refundHash'
   | 'amountActualFrom'
   | 'amountActualTo'
   | 'actualNetworkFee'

@@ -2,7 +2,13 @@ import { Injectable } from '@nestjs/common';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { isSwapId } from './swap-id.js';
-import { viewOfRow, type OperatorSwapView, type SwapView } from './swap.view.js';
+import {
+  viewOfRow,
+  type OperatorSwapView,
+  type RefundedSwapView,
+  type SwapView,
+  type SwapViewRow,
+} from './swap.view.js';
 import { SwapViewsRepository } from './swap-views.repository.js';
 
 /** A page of `GET /v1/swaps`: by `offset` or after the swap `startingAfter`, never both. */
@@ -22,11 +28,21 @@ export class SwapQueryService {
   constructor(private readonly swaps: SwapViewsRepository) {}
 
   async get(id: string, owner: OwnerScope): Promise<SwapView> {
+    return viewOfRow(await this.row(id, owner));
+  }
+
+  /** The swap and its refund's hash, which the spec's Swap resource does not carry. */
+  async getWithRefundHash(id: string, owner: OwnerScope): Promise<RefundedSwapView> {
+    const swap = await this.row(id, owner);
+    return { ...viewOfRow(swap), refundHash: swap.refundHash };
+  }
+
+  private async row(id: string, owner: OwnerScope): Promise<SwapViewRow> {
     const swap = isSwapId(id) ? await this.swaps.findViewByIdForOrg(id, owner) : null;
     if (!swap) {
       throw new AppError(ErrorCode.NotFound, 'Swap not found.');
     }
-    return viewOfRow(swap);
+    return swap;
   }
 
   /** Any organization's swap, in either mode, with its provider and organization. */

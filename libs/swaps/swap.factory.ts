@@ -39,6 +39,7 @@ export function buildSwap(swap: NewSwap): SwapEntity {
     refundAddress: null,
     payinHash: null,
     payoutHash: null,
+    refundHash: null,
     moneyReceivedAt: null,
     moneySentAt: null,
     partnerReferenceId: null,

@@ -34,6 +34,8 @@ export interface SwapViewRow {
   refundAddress: string | null;
   payinHash: string | null;
   payoutHash: string | null;
+  /** Not in the partner's Swap resource (the spec's fields); the widget's "Refunded" shows it. */
+  refundHash: string | null;
   moneyReceivedAt: string | null;
   moneySentAt: string | null;
   partnerReferenceId: string | null;
@@ -62,6 +64,7 @@ const VIEW_COLUMNS: Record<keyof SwapViewRow, true> = {
   refundAddress: true,
   payinHash: true,
   payoutHash: true,
+  refundHash: true,
   moneyReceivedAt: true,
   moneySentAt: true,
   partnerReferenceId: true,
@@ -114,6 +117,9 @@ export interface SwapPlacement {
   organizationId: string;
 }
 
+/** A swap with its refund's hash: what the widget's "Refunded" screen shows. */
+export type RefundedSwapView = SwapView & Pick<SwapViewRow, 'refundHash'>;
+
 /** A swap as operators read it (`GET /admin/swaps/{id}`, `swap:show`): every partner field too. */
 export type OperatorSwapView = SwapView & SwapPlacement;
 
@@ -139,6 +145,7 @@ export function swapViewRow(swap: SwapEntity): SwapViewRow {
     refundAddress: swap.refundAddress,
     payinHash: swap.payinHash,
     payoutHash: swap.payoutHash,
+    refundHash: swap.refundHash,
     moneyReceivedAt: iso(swap.moneyReceivedAt),
     moneySentAt: iso(swap.moneySentAt),
     partnerReferenceId: swap.partnerReferenceId,

@@ -205,6 +205,7 @@ export class SwapsRepository {
       status,
       payin_hash: f.payinHash,
       payout_hash: f.payoutHash,
+      refund_hash: f.refundHash,
       amount_actual_from: f.amountActualFrom,
       amount_actual_to: f.amountActualTo,
       actual_network_fee: f.actualNetworkFee,
@@ -220,7 +221,7 @@ export class SwapsRepository {
     statement.step(
       'polled_input',
       `SELECT * FROM json_to_recordset(${statement.param(JSON.stringify(rows))}::json) AS c(
-         id text, read_status text, status text, payin_hash text, payout_hash text,
+         id text, read_status text, status text, payin_hash text, payout_hash text, refund_hash text,
          amount_actual_from numeric, amount_actual_to numeric, actual_network_fee numeric,
          money_received_at timestamptz, money_sent_at timestamptz, amount_anomaly_pct numeric,
          provider_status text)`,
@@ -229,6 +230,7 @@ export class SwapsRepository {
       'polled',
       `UPDATE swaps s
           SET status = c.status, payin_hash = c.payin_hash, payout_hash = c.payout_hash,
+              refund_hash = c.refund_hash,
               amount_actual_from = c.amount_actual_from, amount_actual_to = c.amount_actual_to,
               actual_network_fee = c.actual_network_fee, money_received_at = c.money_received_at,
               money_sent_at = c.money_sent_at, amount_anomaly_pct = c.amount_anomaly_pct,

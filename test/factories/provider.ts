@@ -34,6 +34,7 @@ export function providerTransaction(
     createdAt: new Date().toISOString(),
     payinHash: null,
     payoutHash: null,
+    refundHash: null,
     amountActualFrom: null,
     amountActualTo: null,
     actualNetworkFee: null,

@@ -90,6 +90,9 @@ export class SwapEntity {
   @Column({ name: 'payout_hash', type: 'varchar', length: 256, nullable: true })
   payoutHash: string | null;
 
+  @Column({ name: 'refund_hash', type: 'varchar', length: 256, nullable: true })
+  refundHash: string | null;
+
   @Column({ name: 'money_received_at', type: 'timestamptz', nullable: true })
   moneyReceivedAt: Date | null;
 

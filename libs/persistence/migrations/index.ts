@@ -16,6 +16,7 @@ import { ListAndFeedIndexes1765300000000 } from './1765300000000-list-and-feed-i
 import { LiquidityRouting1765400000000 } from './1765400000000-liquidity-routing.js';
 import { GetStarted1765520000000 } from './1765520000000-get-started.js';
 import { MailOutbox1765530000000 } from './1765530000000-mail-outbox.js';
+import { RefundHash1765540000000 } from './1765540000000-refund-hash.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
 export const MIGRATIONS = [
@@ -37,4 +38,5 @@ export const MIGRATIONS = [
   LiquidityRouting1765400000000,
   GetStarted1765520000000,
   MailOutbox1765530000000,
+  RefundHash1765540000000,
 ];

@@ -48,7 +48,7 @@ import {
 } from '../../platform/contract/test-helpers.dto.js';
 import { TestModeOnlyGuard } from '../../platform/auth/test-mode-only.guard.js';
 import { CurrentWidget } from './current-widget.decorator.js';
-import { WidgetSwapCreatedResponse } from './dto/widget-swap.response.js';
+import { WidgetSwapCreatedResponse, WidgetSwapResponse } from './dto/widget-swap.response.js';
 import { WidgetApi } from './widget-api.decorator.js';
 import { WidgetSwapsService } from './widget-swaps.service.js';
 
@@ -184,16 +184,18 @@ export class WidgetApiController {
   @Get('swaps/:id')
   @ApiOperation({
     summary: 'Get a swap',
-    description: 'The swap, given its `statusToken`; without the right token, 404.',
+    description:
+      'The swap, given its `statusToken`; without the right token, 404. Beside the fields of ' +
+      '`GET /v1/swaps/{id}`, `refundHash` once a refund went back.',
   })
   @ApiErrors(ErrorCode.NotFound)
   @ApiHeader(SWAP_TOKEN)
-  @ApiOkResponse({ type: SwapResponse, description: 'The swap.' })
+  @ApiOkResponse({ type: WidgetSwapResponse, description: 'The swap.' })
   async getSwap(
     @CurrentWidget() widget: WidgetCaller,
     @Param('id') id: string,
     @Headers('x-swap-token') token: string | undefined,
-  ): Promise<SwapResponse> {
+  ): Promise<WidgetSwapResponse> {
     return { swap: await this.swaps.get(widget, id, token) };
   }
 

@@ -7,6 +7,7 @@ import {
   SwapQueryService,
   type CreatedSwap,
   type CreateSwapInput,
+  type RefundedSwapView,
   type SwapView,
 } from '#app/swaps';
 import { StatusTokens, WidgetKeysRepository, type WidgetCaller } from '#app/widgets';
@@ -48,9 +49,10 @@ export class WidgetSwapsService {
     return { ...created, statusToken };
   }
 
-  async get(caller: WidgetCaller, id: string, token: unknown): Promise<SwapView> {
+  /** With the refund's hash, for the widget's "Refunded" screen. */
+  async get(caller: WidgetCaller, id: string, token: unknown): Promise<RefundedSwapView> {
     await this.assertToken(caller, id, token);
-    return this.queries.get(id, caller.partner);
+    return this.queries.getWithRefundHash(id, caller.partner);
   }
 
   /** The deposit address as a QR code (SVG), for the hosted widget. */

@@ -1,6 +1,21 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SwapResource } from '../../../platform/contract/swap.response.js';
 
+/** The Swap resource, and the refund's hash the widget's "Refunded" screen shows. */
+export class WidgetSwapResource extends SwapResource {
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: "The refund's transaction hash, once a refunded deposit went back.",
+  })
+  refundHash: string | null;
+}
+
+export class WidgetSwapResponse {
+  @ApiProperty({ type: WidgetSwapResource })
+  swap: WidgetSwapResource;
+}
+
 export class WidgetSwapCreatedResponse {
   @ApiProperty({ type: SwapResource })
   swap: SwapResource;
