@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { MailModule } from '#app/mail';
 import { PartnersModule } from '#app/partners';
 import { RedisModule } from '#app/redis';
+import { AccountRequestsLimiter } from './account-requests.limiter.js';
 import { Clock } from './clock.js';
 import { DashboardAccountsService } from './dashboard-accounts.service.js';
 import { DashboardAudit } from './dashboard-audit.js';
@@ -21,6 +22,7 @@ import { SignInThrottle } from './sign-in.throttle.js';
 @Module({
   imports: [MailModule, PartnersModule, RedisModule],
   providers: [
+    AccountRequestsLimiter,
     Clock,
     PasswordHasher,
     DashboardUsersRepository,
@@ -35,6 +37,7 @@ import { SignInThrottle } from './sign-in.throttle.js';
   ],
   exports: [
     MailModule,
+    AccountRequestsLimiter,
     Clock,
     PasswordHasher,
     DashboardSessionsService,

@@ -1,3 +1,4 @@
+export * from './account-requests.limiter.js';
 export * from './accounts.module.js';
 export * from './clock.js';
 export * from './dashboard-accounts.service.js';

@@ -1,4 +1,4 @@
-import { HASH_QUEUE_LIMIT } from '#app/accounts';
+import { ACCOUNT_REQUEST_LIMITS, HASH_QUEUE_LIMIT } from '#app/accounts';
 import { openTestDataSource, truncateAll } from '../support/database.js';
 import {
   createDashboardUser,
@@ -8,6 +8,7 @@ import {
   type DashboardHarness,
   startDashboardApi,
   testEmail,
+  testPassword,
 } from '../support/dashboard.js';
 import { startTestApi, testApiEnv, type TestApi } from '../support/api.js';
 import { spawnService, type ServiceProcess } from '../support/processes.js';
@@ -181,5 +182,64 @@ describe('Dashboard doors', () => {
         await db.destroy();
       }
     }, 90_000);
+  });
+
+  describe('limits on resets and sign-ups', () => {
+    let harness: DashboardHarness;
+    let organizationId: string;
+
+    beforeAll(async () => {
+      await truncateAll();
+      harness = await startDashboardApi();
+      organizationId = await createTestOrganization(harness.api);
+    });
+
+    afterAll(async () => {
+      await harness.close();
+    });
+
+    it('limits reset links per email, known or not, with the same 429 answer', async () => {
+      const { email } = await createDashboardUser(harness.api, organizationId, 'viewer');
+      const client = new DashboardClient(harness.api.url);
+      await client.get('/partner/forgot-password');
+      const { perEmail } = ACCOUNT_REQUEST_LIMITS.passwordReset;
+      for (const address of [email, testEmail('nobody')]) {
+        const answers: number[] = [];
+        for (let i = 0; i <= perEmail; i += 1) {
+          answers.push((await client.post('/partner/forgot-password', { email: address })).status);
+        }
+        expect(answers).toEqual([...Array<number>(perEmail).fill(200), 429]);
+        const refused = await client.post('/partner/forgot-password', { email: address });
+        expect(refused.status).toBe(429);
+        expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+        expect(refused.text).toContain('Too many reset links');
+      }
+      // Only the allowed requests mailed anyone.
+      await harness.smtp.waitFor(email, /Reset/);
+      expect(
+        harness.smtp.mails.filter((m) => m.to.includes(email.toLowerCase())).length,
+      ).toBeLessThanOrEqual(perEmail + 1);
+    });
+
+    it('limits sign-ups per client address', async () => {
+      const client = new DashboardClient(harness.api.url);
+      await client.get('/partner/signup');
+      const { perIp } = ACCOUNT_REQUEST_LIMITS.signUp;
+      const answers: number[] = [];
+      for (let i = 0; i <= perIp; i += 1) {
+        const res = await client.post('/partner/signup', {
+          organizationName: `Flood ${i}`,
+          email: testEmail('flood'),
+          password: testPassword(),
+          feePercent: '1',
+        });
+        answers.push(res.status);
+        // A successful sign-up signs this client in; the next one starts signed out.
+        await client.post('/partner/logout', {});
+        await client.get('/partner/signup');
+      }
+      expect(answers.slice(0, perIp).every((status) => status === 303)).toBe(true);
+      expect(answers[perIp]).toBe(429);
+    }, 120_000);
   });
 });

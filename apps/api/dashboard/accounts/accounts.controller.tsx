@@ -1,6 +1,7 @@
 import { Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import {
+  AccountRequestsLimiter,
   DashboardAccountsService,
   DashboardAudit,
   DashboardSessionsService,
@@ -46,6 +47,7 @@ type Form = Record<string, string>;
 export class AccountsController {
   constructor(
     private readonly accounts: DashboardAccountsService,
+    private readonly limiter: AccountRequestsLimiter,
     private readonly sessions: DashboardSessionsService,
     private readonly throttle: SignInThrottle,
     private readonly audit: DashboardAudit,
@@ -151,6 +153,14 @@ export class AccountsController {
     };
     if (Object.keys(errors).length > 0 || feePercent === null) {
       return again(400);
+    }
+    const waitMs = await this.limiter.admit('signUp', values.email, req.ip ?? 'unknown');
+    if (waitMs > 0) {
+      res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+      return again(
+        429,
+        'Too many applications from your network or for this email. Wait a while, then try again.',
+      );
     }
     try {
       const { user } = await this.accounts.signUp({

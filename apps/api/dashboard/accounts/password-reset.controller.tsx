@@ -1,6 +1,6 @@
 import { Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { DashboardAccountsService } from '#app/accounts';
+import { AccountRequestsLimiter, DashboardAccountsService } from '#app/accounts';
 import { AppError, ErrorCode } from '#app/errors';
 import { Field } from '../components/field.js';
 import { FormError, Notice } from '../components/flash.js';
@@ -18,6 +18,10 @@ import { LinkGonePage, SetPasswordPage } from './accounts.pages.js';
 /** The same answer whether or not the address has an account. */
 export const RESET_SENT =
   'If an account exists for this email, we sent it a link to choose a new password. The link works once, for 1 hour.';
+
+/** The answer past the limits, the same whether or not the address has an account. */
+export const TOO_MANY_RESETS =
+  'Too many reset links were asked for this email or from your network. Wait a while, then try again.';
 
 function ForgotPasswordPage({
   ctx,
@@ -68,6 +72,7 @@ function ForgotPasswordPage({
 export class PasswordResetController {
   constructor(
     private readonly accounts: DashboardAccountsService,
+    private readonly limiter: AccountRequestsLimiter,
     @Inject(DASHBOARD_SETTINGS) private readonly settings: DashboardSettings,
   ) {}
 
@@ -91,6 +96,12 @@ export class PasswordResetController {
     if (problem) {
       res.status(400);
       return <ForgotPasswordPage ctx={ctx} email={email.slice(0, 254)} error={problem} />;
+    }
+    const waitMs = await this.limiter.admit('passwordReset', email, req.ip ?? 'unknown');
+    if (waitMs > 0) {
+      res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+      res.status(429);
+      return <ForgotPasswordPage ctx={ctx} email={email} error={TOO_MANY_RESETS} />;
     }
     await this.accounts.requestPasswordReset(email, serviceOrigin(req, this.settings.publicUrl));
     return <ForgotPasswordPage ctx={ctx} sent />;
