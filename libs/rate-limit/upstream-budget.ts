@@ -50,8 +50,9 @@ function grantHorizonMs(spacing: number): number {
  * another is still on Postgres would let both coordinators grant the whole cap.
  */
 const HANDOVER_MS = 5000;
-/** How long a replica on Postgres waits for the store's answer to a ping. */
+/** How long a replica on Postgres waits for the store's answer to a ping, and how often it asks. */
 const STORE_PROBE_MS = 250;
+const STORE_PROBE_INTERVAL_MS = 1000;
 const BACKGROUND_MAX_POLL_MS = 500;
 const BACKGROUND_JITTER_MS = 10;
 const BACKGROUND_MAX_WAIT_MS = 30_000;
@@ -75,6 +76,8 @@ export class UpstreamBudget {
   private coordinator: Coordinator | null = null;
   /** While on Postgres: until when (performance clock) every replica stays there. */
   private handoverUntil = 0;
+  /** While on Postgres: when (performance clock) the store last failed to answer a ping. */
+  private storeDownAt = Number.NEGATIVE_INFINITY;
 
   private readonly spacingMs: number;
 
@@ -207,10 +210,14 @@ export class UpstreamBudget {
    * Until then every replica stays on Postgres, so one coordinator grants the cap at a time.
    */
   private async storeTakesOver(key: string): Promise<boolean> {
-    if (performance.now() < this.handoverUntil) {
+    if (
+      performance.now() < this.handoverUntil ||
+      performance.now() - this.storeDownAt < STORE_PROBE_INTERVAL_MS
+    ) {
       return false;
     }
     if ((await this.store.health(STORE_PROBE_MS)) === 'down') {
+      this.storeDownAt = performance.now();
       return false;
     }
     const waitMs = await this.slots.beginHandover(`${key}:handover`, HANDOVER_MS).catch(() => 0);
