@@ -19,12 +19,6 @@ interface QueuedRow {
   attempts: number;
 }
 
-/** The outbox's backlog: how many mails wait, and since when the oldest. */
-export interface MailBacklog {
-  waiting: number;
-  oldestAgeMs: number;
-}
-
 /**
  * `mail_outbox`: the api writes, the poller claims, sends and deletes (docs/decisions.md,
  * "Dashboard mail and its doors"). Plain SQL on the data source; the lib sits below
@@ -78,15 +72,5 @@ export class MailOutboxRepository {
         WHERE id = $1`,
       [id, at, error.slice(0, 500)],
     );
-  }
-
-  async backlog(now: Date): Promise<MailBacklog> {
-    const [row] = await this.db.query<{ waiting: number; oldest: Date | null }[]>(
-      `SELECT count(*)::int AS waiting, min(created_at) AS oldest FROM mail_outbox`,
-    );
-    return {
-      waiting: row.waiting,
-      oldestAgeMs: row.oldest === null ? 0 : Math.max(0, now.getTime() - row.oldest.getTime()),
-    };
   }
 }

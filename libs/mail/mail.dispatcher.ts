@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { MailOutboxRepository, type MailBacklog } from './mail-outbox.repository.js';
+import { MailOutboxRepository } from './mail-outbox.repository.js';
 import { MailTransport } from './mail.transport.js';
 
 export interface MailDeliveryOptions {
@@ -56,9 +56,5 @@ export class MailDispatcher {
       this.logger.log({ mailId: mail.id, subject: mail.subject }, 'mail sent');
     }
     return claimed.length;
-  }
-
-  backlog(now = new Date()): Promise<MailBacklog> {
-    return this.outbox.backlog(now);
   }
 }
