@@ -175,6 +175,37 @@ export class DashboardAccountsService {
     return { invitation, url };
   }
 
+  /**
+   * An owner's invitation from the Team page. The answer is the same whoever the email belongs
+   * to, so the page never tells one organization about another's users: a member of this team
+   * is refused (the owner sees the team anyway); an address with an account elsewhere gets a
+   * notice by mail instead of an invitation (an account belongs to one organization).
+   */
+  async inviteToTeam(
+    input: { organizationId: string; email: string; role: DashboardRole; invitedBy: string },
+    origin: string,
+  ): Promise<void> {
+    const existing = await this.users.findByEmail(input.email);
+    if (!existing) {
+      await this.invite(input, origin);
+      return;
+    }
+    if (existing.organizationId === input.organizationId) {
+      throw new AppError(ErrorCode.EmailTaken, 'This person is in your team already.', {
+        param: 'email',
+      });
+    }
+    const organization = await this.organizations.get(input.organizationId);
+    await this.mailer.send({
+      to: input.email,
+      subject: `${organization.name} tried to invite you on Swap Partners`,
+      text:
+        `${organization.name} tried to invite this address to its Swap Partners dashboard, but ` +
+        `it already has a dashboard account, and an account belongs to one organization.\n\n` +
+        `If you want to join ${organization.name}, ask them to invite another address.\n`,
+    });
+  }
+
   /** An owner's invitation from the Team page, in the organization's audit log. */
   recordTeamInvitation(by: DashboardUser, email: string, role: string): Promise<void> {
     return this.audit.record(by, 'team.invited', { type: 'invitation', id: email }, { role });

@@ -91,6 +91,36 @@ describe('Dashboard accounts', () => {
       }
     });
 
+    it("answers an address with an account elsewhere as a new one, and never names another organization's users", async () => {
+      const owner = await signedInClient(harness.api, organizationId, 'owner');
+      const elsewhere = await createDashboardUser(harness.api, otherOrganizationId, 'viewer');
+      const stranger = testEmail('nobody');
+      const flashAfterInviting = async (email: string): Promise<string | null> => {
+        await owner.client.post('/partner/team/invitations', {
+          email,
+          role: 'viewer',
+          confirmPassword: owner.password,
+        });
+        return flashOf((await owner.client.get('/partner/team')).text);
+      };
+
+      const forNew = await flashAfterInviting(stranger);
+      const forTaken = await flashAfterInviting(elsewhere.email);
+      expect(forTaken).toBe(forNew?.replace(stranger, elsewhere.email));
+      // The new address gets an invitation; the taken one a notice with no link to follow.
+      await harness.smtp.waitFor(stranger, /invited/);
+      const notice = await harness.smtp.waitFor(elsewhere.email, /tried to invite/);
+      expect(notice.links).toEqual([]);
+      const users = await harness.api.app
+        .get(DashboardAccountsService)
+        .listUsers(otherOrganizationId);
+      expect(users.find((u) => u.email === elsewhere.email)?.organizationId).toBe(
+        otherOrganizationId,
+      );
+      // A member of the owner's own team is named as such: the owner sees the team anyway.
+      expect(await flashAfterInviting(owner.email)).toBe('This person is in your team already.');
+    });
+
     it('invites by mail after a password confirmation, changes roles, and never loses the last owner', async () => {
       const owner = await signedInClient(harness.api, organizationId, 'owner');
       const page = await owner.client.get('/partner/team');

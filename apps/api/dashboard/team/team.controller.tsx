@@ -67,7 +67,7 @@ export class TeamController {
     }
     await this.confirmed(me, form, req, res);
     await this.attempt(req, res, async () => {
-      await this.accounts.invite(
+      await this.accounts.inviteToTeam(
         {
           organizationId: me.organization.id,
           email,
