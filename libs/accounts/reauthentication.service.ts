@@ -152,13 +152,15 @@ export class ReauthenticationService {
     tried: ReauthFactor[],
     check: () => Promise<boolean>,
   ): Promise<ReauthOutcome> {
-    const email = signedIn.user.email;
-    const retryAfterMs = await this.throttle.retryAfterMs(email, ip);
-    if (retryAfterMs > 0) {
-      return { ok: false, refusal: 'throttled', retryAfterMs };
+    const attempt = await this.throttle.attempt(
+      signedIn.user.email,
+      ip,
+      async () => (await check()) || null,
+    );
+    if (attempt.throttled) {
+      return { ok: false, refusal: 'throttled', retryAfterMs: attempt.retryAfterMs };
     }
-    if (!(await check())) {
-      await this.throttle.recordFailure(email, ip);
+    if (attempt.result === null) {
       return { ok: false, refusal: 'wrong', tried };
     }
     await this.sessions.markReauthenticated(signedIn.session);

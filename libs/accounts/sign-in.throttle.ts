@@ -1,6 +1,7 @@
-import { createHash } from 'node:crypto';
-import { Inject, Injectable } from '@nestjs/common';
-import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
+import { createHash, randomUUID } from 'node:crypto';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { PerProcessFallback } from '#app/rate-limit';
+import { KEY_VALUE_STORE, type KeyValueStore, type WindowHit } from '#app/redis';
 
 export const SIGN_IN_WINDOW_MS = 15 * 60 * 1000;
 export const SIGN_IN_FAILURES_PER_ACCOUNT = 5;
@@ -10,55 +11,77 @@ function accountKey(email: string): string {
   return createHash('sha256').update(email.trim().toLowerCase()).digest('hex').slice(0, 32);
 }
 
+/** What came of one attempt: refused unchecked, or checked (`result` null: it failed). */
+export type SignInAttempt<T> =
+  { throttled: true; retryAfterMs: number } | { throttled: false; result: T | null };
+
 /**
- * Failed sign-ins, counted per account and per address in the shared store (so every replica
- * sees them): at 5 for an account or 30 from an address within 15 minutes, sign-in is refused
- * for the next 15 minutes, whatever the password.
+ * Sign-in attempts (passwords, second factors, re-authentication), counted per account and per
+ * address in the shared store, so every replica sees them: 5 failures for an account or 30 from
+ * an address within 15 minutes, and further attempts are refused unchecked until the oldest of
+ * them is 15 minutes old. An attempt is counted before it is checked and taken back when it
+ * succeeds, so concurrent guesses never get past the limit (docs/decisions.md, "Sign-in attempts
+ * counted before they are checked"). While the store is unreachable, this process counts alone.
  */
 @Injectable()
 export class SignInThrottle {
-  constructor(@Inject(KEY_VALUE_STORE) private readonly store: KeyValueStore) {}
+  private readonly store: PerProcessFallback;
+  private readonly logger = new Logger(SignInThrottle.name);
 
-  /** Milliseconds until sign-in is allowed again; 0: allowed now. */
-  async retryAfterMs(email: string, ip: string): Promise<number> {
-    const [account, address] = await Promise.all([
-      this.store.get(`dashboard:signin-block:account:${accountKey(email)}`),
-      this.store.get(`dashboard:signin-block:ip:${ip}`),
-    ]);
-    const until = Math.max(Number(account ?? 0), Number(address ?? 0));
-    return Math.max(0, until - Date.now());
-  }
-
-  async recordFailure(email: string, ip: string): Promise<void> {
-    // Every failure counts: no limit refuses a hit here, the block below does the refusing.
-    const [account, address] = await this.store.hitMany([
-      {
-        key: `dashboard:signin-fail:account:${accountKey(email)}`,
-        windowMs: SIGN_IN_WINDOW_MS,
-        limit: Number.MAX_SAFE_INTEGER,
-      },
-      {
-        key: `dashboard:signin-fail:ip:${ip}`,
-        windowMs: SIGN_IN_WINDOW_MS,
-        limit: Number.MAX_SAFE_INTEGER,
-      },
-    ]);
-    const blocks: Promise<void>[] = [];
-    if (account.count >= SIGN_IN_FAILURES_PER_ACCOUNT) {
-      blocks.push(this.block(`account:${accountKey(email)}`));
-    }
-    if (address.count >= SIGN_IN_FAILURES_PER_IP) {
-      blocks.push(this.block(`ip:${ip}`));
-    }
-    await Promise.all(blocks);
-  }
-
-  /** A whole window from the failure that crossed the limit: the guesser waits it out. */
-  private block(subject: string): Promise<void> {
-    return this.store.set(
-      `dashboard:signin-block:${subject}`,
-      String(Date.now() + SIGN_IN_WINDOW_MS),
-      SIGN_IN_WINDOW_MS,
+  constructor(@Inject(KEY_VALUE_STORE) store: KeyValueStore) {
+    this.store = new PerProcessFallback(
+      store,
+      this.logger,
+      'sign-in limits store unavailable: enforcing per-process limits',
     );
+  }
+
+  /**
+   * Counts an attempt for `email` from `ip` and, when the limits admit it, runs `check` (null:
+   * the attempt failed, and stays counted). A success, or a check that throws, is not counted.
+   */
+  async attempt<T>(
+    email: string,
+    ip: string,
+    check: () => Promise<T | null>,
+  ): Promise<SignInAttempt<T>> {
+    const id = randomUUID();
+    const logs: WindowHit[] = [
+      {
+        key: `dashboard:signin:account:${accountKey(email)}`,
+        windowMs: SIGN_IN_WINDOW_MS,
+        limit: SIGN_IN_FAILURES_PER_ACCOUNT,
+      },
+      {
+        key: `dashboard:signin:ip:${ip}`,
+        windowMs: SIGN_IN_WINDOW_MS,
+        limit: SIGN_IN_FAILURES_PER_IP,
+      },
+    ];
+    const { value: admission, store } = await this.store.run((s) => s.admitAttempt(logs, id));
+    if (!admission.admitted) {
+      return { throttled: true, retryAfterMs: admission.retryAfterMs };
+    }
+    const forget = () =>
+      store
+        .forgetAttempt(
+          logs.map((log) => log.key),
+          id,
+        )
+        .catch((error: unknown) => {
+          // The attempt counts as a failure until it leaves the window: stricter, never looser.
+          this.logger.warn({ err: (error as Error).message }, 'sign-in attempt not taken back');
+        });
+    let result: T | null;
+    try {
+      result = await check();
+    } catch (error: unknown) {
+      await forget();
+      throw error;
+    }
+    if (result !== null) {
+      await forget();
+    }
+    return { throttled: false, result };
   }
 }

@@ -1,4 +1,5 @@
 export * from './in-flight.cap.js';
+export * from './per-process.fallback.js';
 export * from './rate-limit.error.js';
 export * from './rate-limit.policy.js';
 export * from './rate-limit.module.js';

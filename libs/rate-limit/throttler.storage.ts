@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import type { ThrottlerStorage } from '@nestjs/throttler';
-import { MemoryStore, type KeyValueStore, type WindowCount, type WindowHit } from '#app/redis';
+import type { KeyValueStore, WindowCount, WindowHit } from '#app/redis';
+import { PerProcessFallback } from './per-process.fallback.js';
 
 /** One limit to count a request against: its storage key, window and allowance. */
 export interface ThrottleHit {
@@ -17,8 +18,6 @@ export interface ThrottleRecord extends ThrottlerStorageRecord {
   resetMs: number;
 }
 
-const FALLBACK_LOG_INTERVAL_MS = 60_000;
-
 /**
  * `@nestjs/throttler` storage over the shared store: sliding-window counters on the Redis clock, so
  * every replica shares a limit, and all of one request's limits counted in one script call. A
@@ -28,11 +27,15 @@ const FALLBACK_LOG_INTERVAL_MS = 60_000;
  * @nestjs/throttler").
  */
 export class SharedThrottlerStorage implements ThrottlerStorage {
-  private readonly logger = new Logger(SharedThrottlerStorage.name);
-  private readonly local = new MemoryStore();
-  private lastFallbackLog = 0;
+  private readonly store: PerProcessFallback;
 
-  constructor(private readonly store: KeyValueStore) {}
+  constructor(store: KeyValueStore) {
+    this.store = new PerProcessFallback(
+      store,
+      new Logger(SharedThrottlerStorage.name),
+      'rate-limit store unavailable: enforcing per-process limits',
+    );
+  }
 
   async increment(key: string, ttl: number, limit: number): Promise<ThrottlerStorageRecord> {
     const [record] = await this.incrementMany([{ key, ttlMs: ttl, limit }]);
@@ -61,18 +64,6 @@ export class SharedThrottlerStorage implements ThrottlerStorage {
   }
 
   private async count(entries: WindowHit[]): Promise<WindowCount[]> {
-    try {
-      return await this.store.hitMany(entries);
-    } catch (error: unknown) {
-      const now = Date.now();
-      if (now - this.lastFallbackLog > FALLBACK_LOG_INTERVAL_MS) {
-        this.lastFallbackLog = now;
-        this.logger.warn(
-          { err: (error as Error).message },
-          'rate-limit store unavailable: enforcing per-process limits',
-        );
-      }
-      return this.local.hitMany(entries);
-    }
+    return (await this.store.run((store) => store.hitMany(entries))).value;
   }
 }

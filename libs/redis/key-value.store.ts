@@ -13,6 +13,13 @@ export interface WindowHit {
   limit: number;
 }
 
+/** What the attempt logs answer to one attempt (`KeyValueStore.admitAttempt`). */
+export interface AttemptAdmission {
+  admitted: boolean;
+  /** When refused, ms until every full log has room again; 0 when admitted. */
+  retryAfterMs: number;
+}
+
 export type StoreHealth = 'up' | 'down' | 'in_process';
 
 /** The answer to a request for one evenly spaced slot. */
@@ -69,6 +76,16 @@ export interface KeyValueStore {
    * not counted, so a client that keeps retrying past a limit still gets the limit's worth.
    */
   hitMany(entries: readonly WindowHit[]): Promise<WindowCount[]>;
+  /**
+   * Exact sliding logs of attempts, one per key (its window and limit in the entry): when every
+   * log holds fewer than its limit attempts younger than its window, `id` is added to each,
+   * otherwise to none; atomically, in one round trip. Counted before the attempt is checked, so
+   * concurrent attempts never see room that an earlier one has taken; `forgetAttempt` takes back
+   * one that turned out not to count.
+   */
+  admitAttempt(entries: readonly WindowHit[], id: string): Promise<AttemptAdmission>;
+  /** Takes `id` out of every key's attempt log. */
+  forgetAttempt(keys: readonly string[], id: string): Promise<void>;
   /**
    * GCRA on the store's clock: slots `spacingMs` apart, so no window of any length holds more
    * than its share. Takes the next free slot when it starts within `maxWaitMs` (0: only one that

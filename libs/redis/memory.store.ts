@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import {
+  AttemptAdmission,
   KeyValueStore,
   SlotOptions,
   SlotReservation,
@@ -13,6 +14,11 @@ interface Entry {
   expiresAt: number;
 }
 
+interface AttemptEntry {
+  id: string;
+  at: number;
+}
+
 /** Single-process stand-in for Redis (embedded start only). */
 export class MemoryStore implements KeyValueStore {
   readonly kind = 'memory' as const;
@@ -20,6 +26,8 @@ export class MemoryStore implements KeyValueStore {
   private readonly bus = new EventEmitter();
   /** Start times of each share's granted slots (`reserveSlot`), pruned as they pass. */
   private readonly shares = new Map<string, number[]>();
+  /** Each attempt log (`admitAttempt`): its window and its attempts, oldest first. */
+  private readonly logs = new Map<string, { windowMs: number; attempts: AttemptEntry[] }>();
   private readonly sweeper: NodeJS.Timeout;
 
   constructor() {
@@ -90,6 +98,43 @@ export class MemoryStore implements KeyValueStore {
       }
     }
     return Promise.resolve(windows.map((w) => ({ count: w.count, resetMs: w.resetMs })));
+  }
+
+  /** The same exact logs as the Redis script, on this process's clock. */
+  admitAttempt(entries: readonly WindowHit[], id: string): Promise<AttemptAdmission> {
+    const now = Date.now();
+    let full = false;
+    let retryAfterMs = 0;
+    const logs = entries.map((e) => {
+      const attempts = (this.logs.get(e.key)?.attempts ?? []).filter(
+        (a) => a.at > now - e.windowMs,
+      );
+      const log = { windowMs: e.windowMs, attempts };
+      this.logs.set(e.key, log);
+      if (attempts.length >= e.limit) {
+        full = true;
+        const leaving = attempts[attempts.length - e.limit];
+        retryAfterMs = Math.max(retryAfterMs, leaving ? leaving.at + e.windowMs - now : e.windowMs);
+      }
+      return log;
+    });
+    if (full) {
+      return Promise.resolve({ admitted: false, retryAfterMs });
+    }
+    for (const log of logs) {
+      log.attempts.push({ id, at: now });
+    }
+    return Promise.resolve({ admitted: true, retryAfterMs: 0 });
+  }
+
+  forgetAttempt(keys: readonly string[], id: string): Promise<void> {
+    for (const key of keys) {
+      const log = this.logs.get(key);
+      if (log) {
+        log.attempts = log.attempts.filter((a) => a.id !== id);
+      }
+    }
+    return Promise.resolve();
   }
 
   /** The same GCRA, floor and share as the Redis script, on this process's clock. */
@@ -167,6 +212,11 @@ export class MemoryStore implements KeyValueStore {
     for (const [key, entry] of this.entries) {
       if (entry.expiresAt <= now) {
         this.entries.delete(key);
+      }
+    }
+    for (const [key, log] of this.logs) {
+      if (log.attempts.every((a) => a.at <= now - log.windowMs)) {
+        this.logs.delete(key);
       }
     }
   }

@@ -30,6 +30,8 @@ function everyOperation(sut: RedisStore) {
     sut.reserveSlot('bucket', 100, 0),
     sut.reserveSlot('shared bucket', 100, 0, { share: { key: 'share', max: 2 } }),
     sut.del('plain'),
+    sut.admitAttempt([{ key: 'attempts', windowMs: 1_000, limit: 5 }], 'attempt'),
+    sut.forgetAttempt(['attempts'], 'attempt'),
   ]);
 }
 
@@ -70,6 +72,7 @@ describe(RedisStore.name, () => {
     expect(values[6]).toBe(1);
     expect(values[7]).toMatchObject({ granted: true, shareFull: false });
     expect(values[8]).toMatchObject({ granted: true, shareFull: false });
+    expect(values[10]).toEqual({ admitted: true, retryAfterMs: 0 });
   });
 
   it('counts up from nothing and keeps the count for its time to live', async () => {

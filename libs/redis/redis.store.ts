@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import { Logger } from '@nestjs/common';
 import { Redis } from 'ioredis';
 import {
+  AttemptAdmission,
   KeyValueStore,
   SlotOptions,
   SlotReservation,
@@ -42,6 +43,38 @@ if admit then
   end
 end
 return out`;
+
+/**
+ * `KeyValueStore.admitAttempt`: a sorted set per key (attempt ids scored by the server clock);
+ * ARGV[1] is the attempt's id, then window length and limit per key. Returns {admitted,
+ * retryAfterMs}: a full log has room once its oldest attempts beyond limit - 1 leave the window.
+ */
+const ADMIT_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local full = false
+local wait = 0
+for i, key in ipairs(KEYS) do
+  local w = tonumber(ARGV[2 * i])
+  local limit = tonumber(ARGV[2 * i + 1])
+  redis.call('ZREMRANGEBYSCORE', key, '-inf', now - w)
+  local n = redis.call('ZCARD', key)
+  if n >= limit then
+    full = true
+    local leaving = redis.call('ZRANGE', key, n - limit, n - limit, 'WITHSCORES')
+    if leaving[2] then
+      wait = math.max(wait, tonumber(leaving[2]) + w - now)
+    else
+      wait = math.max(wait, w)
+    end
+  end
+end
+if full then return {0, wait} end
+for i, key in ipairs(KEYS) do
+  redis.call('ZADD', key, now, ARGV[1])
+  redis.call('PEXPIRE', key, ARGV[2 * i])
+end
+return {1, 0}`;
 
 /** `KeyValueStore.claim`: SET NX that answers the value the key holds either way. */
 const CLAIM_SCRIPT = `
@@ -99,6 +132,7 @@ return {1, wait, 0}`;
  */
 const SCRIPTS = {
   hitWindows: HIT_SCRIPT,
+  admitAttempt: ADMIT_SCRIPT,
   claimKey: CLAIM_SCRIPT,
   incrementKey: INCREMENT_SCRIPT,
   deleteIfHeld: DELETE_IF_SCRIPT,
@@ -179,6 +213,19 @@ export class RedisStore implements KeyValueStore {
       entries.flatMap((e) => [e.windowMs, e.limit]),
     )) as number[];
     return entries.map((_, i) => ({ count: flat[2 * i], resetMs: flat[2 * i + 1] }));
+  }
+
+  async admitAttempt(entries: readonly WindowHit[], id: string): Promise<AttemptAdmission> {
+    const [admitted, retryAfterMs] = (await this.script(
+      'admitAttempt',
+      entries.map((e) => e.key),
+      [id, ...entries.flatMap((e) => [e.windowMs, e.limit])],
+    )) as [number, number];
+    return { admitted: admitted === 1, retryAfterMs };
+  }
+
+  async forgetAttempt(keys: readonly string[], id: string): Promise<void> {
+    await Promise.all(keys.map((key) => this.client.zrem(key, id)));
   }
 
   async reserveSlot(

@@ -17,6 +17,8 @@ function deadStore(): KeyValueStore {
     increment: fail,
     deleteIf: fail,
     hitMany: fail,
+    admitAttempt: fail,
+    forgetAttempt: fail,
     reserveSlot: fail,
     publish: fail,
     subscribe: fail,

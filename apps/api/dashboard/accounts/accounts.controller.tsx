@@ -22,6 +22,7 @@ import {
   PublicPage,
 } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
+import { retryAfterSeconds } from '../common/retry-after.js';
 import { emailProblem, passwordFieldProblem, textProblem } from '../common/form-rules.js';
 import { safeNext } from '../../platform/site/origin.js';
 import { SeeOther } from '../common/see-other.js';
@@ -79,17 +80,19 @@ export class AccountsController {
       res.status(status);
       return <LoginPage ctx={ctx} email={email.slice(0, 254)} next={next} error={error} />;
     };
-    const ip = req.ip ?? 'unknown';
-    const waitMs = await this.throttle.retryAfterMs(email, ip);
-    if (waitMs > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+    const valid =
+      emailProblem(email) === null &&
+      passwordFieldProblem(password) === null &&
+      password.length <= 1024;
+    const attempt = await this.throttle.attempt(email, req.ip ?? 'unknown', () =>
+      valid ? this.accounts.authenticate(email, password) : Promise.resolve(null),
+    );
+    if (attempt.throttled) {
+      res.setHeader('Retry-After', retryAfterSeconds(attempt.retryAfterMs));
       return refuse(429, 'Too many failed sign-ins. Wait a few minutes, then try again.');
     }
-    const valid = emailProblem(email) === null && passwordFieldProblem(password) === null;
-    const user =
-      valid && password.length <= 1024 ? await this.accounts.authenticate(email, password) : null;
+    const user = attempt.result;
     if (!user) {
-      await this.throttle.recordFailure(email, ip);
       return refuse(401, SIGN_IN_FAILED);
     }
     const step = await this.secondFactor.begin(user, next, req, res);

@@ -8,6 +8,7 @@ import {
 } from '#app/accounts';
 import { relyingPartyFor, type RelyingParty } from '#app/dashboard-factors';
 import { DASHBOARD_SETTINGS, type DashboardSettings } from './dashboard.config.js';
+import { retryAfterSeconds } from './retry-after.js';
 
 /** What a sensitive form asks so the person proves who they are (none within 5 minutes). */
 export interface ReauthPrompt {
@@ -89,6 +90,6 @@ export function reauthRefusalText(refusal: ReauthRefusal, purpose: string): stri
 /** A throttled refusal's `Retry-After`, for the answer that reports it. */
 export function setRetryAfter(res: Response, refusal: ReauthRefusal): void {
   if (refusal.refusal === 'throttled') {
-    res.setHeader('Retry-After', String(Math.ceil(refusal.retryAfterMs / 1000)));
+    res.setHeader('Retry-After', retryAfterSeconds(refusal.retryAfterMs));
   }
 }

@@ -8,6 +8,7 @@ import { dashboardCookie, readCookie } from '../common/cookies.js';
 import type { PageContext } from '../common/dashboard-request.js';
 import { DashboardController, FormBody, Page, PublicPage } from '../common/dashboard.decorators.js';
 import { setFlash } from '../common/flash.js';
+import { retryAfterSeconds } from '../common/retry-after.js';
 import { safeNext } from '../../platform/site/origin.js';
 import { SeeOther } from '../common/see-other.js';
 import {
@@ -74,15 +75,15 @@ export class SecondFactorSignInController {
       res.status(status);
       return this.stepPage(ctx, req, userId, next, error);
     };
-    const ip = req.ip ?? 'unknown';
-    const waitMs = await this.throttle.retryAfterMs(user.email, ip);
-    if (waitMs > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+    const attempt = await this.throttle.attempt(user.email, req.ip ?? 'unknown', () =>
+      this.totp.verify(user.id, form.code ?? ''),
+    );
+    if (attempt.throttled) {
+      res.setHeader('Retry-After', retryAfterSeconds(attempt.retryAfterMs));
       return refuse(429, TOO_MANY);
     }
-    const factor = await this.totp.verify(user.id, form.code ?? '');
+    const factor = attempt.result;
     if (factor === null) {
-      await this.throttle.recordFailure(user.email, ip);
       return refuse(401, CODE_REFUSED);
     }
     if (!(await this.complete(req, res))) {
@@ -129,28 +130,28 @@ export class SecondFactorSignInController {
     if (!user) {
       return this.expired(req, res);
     }
-    const ip = req.ip ?? 'unknown';
     const rp = this.factors.relyingParty(req);
     const refuse = (status: number, error: string): Promise<JSX.Element> => {
       res.status(status);
       return this.stepPage(ctx, req, userId, next, error);
     };
-    const waitMs = await this.throttle.retryAfterMs(user.email, ip);
-    if (waitMs > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
+    const attempt = await this.throttle.attempt(user.email, req.ip ?? 'unknown', async () => {
+      const proved =
+        rp !== null &&
+        (await this.passkeys.verifyUser(
+          user.id,
+          rp,
+          token,
+          'second_factor',
+          credentialOf(form.credential),
+        ));
+      return proved || null;
+    });
+    if (attempt.throttled) {
+      res.setHeader('Retry-After', retryAfterSeconds(attempt.retryAfterMs));
       return refuse(429, TOO_MANY);
     }
-    const proved =
-      rp !== null &&
-      (await this.passkeys.verifyUser(
-        user.id,
-        rp,
-        token,
-        'second_factor',
-        credentialOf(form.credential),
-      ));
-    if (!proved) {
-      await this.throttle.recordFailure(user.email, ip);
+    if (attempt.result === null) {
       return refuse(401, PASSKEY_REFUSED);
     }
     if (!(await this.complete(req, res))) {
@@ -191,21 +192,22 @@ export class SecondFactorSignInController {
       res.status(status);
       return <LoginPage ctx={ctx} next={next} error={error} />;
     };
-    const waitMs = await this.throttle.retryAfterMs(passkeyAccount(ip), ip);
-    if (waitMs > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
-      return refuse(429, TOO_MANY);
-    }
     const binding = readCookie(req, WEBAUTHN_COOKIE);
     res.clearCookie(WEBAUTHN_COOKIE, dashboardCookie(req));
     const rp = this.factors.relyingParty(req);
-    const userId =
-      rp === null || binding === undefined
-        ? null
-        : await this.passkeys.signIn(rp, binding, credentialOf(form.credential));
-    const user = userId === null ? null : await this.factors.activeUser(userId);
+    const attempt = await this.throttle.attempt(passkeyAccount(ip), ip, async () => {
+      const userId =
+        rp === null || binding === undefined
+          ? null
+          : await this.passkeys.signIn(rp, binding, credentialOf(form.credential));
+      return userId === null ? null : this.factors.activeUser(userId);
+    });
+    if (attempt.throttled) {
+      res.setHeader('Retry-After', retryAfterSeconds(attempt.retryAfterMs));
+      return refuse(429, TOO_MANY);
+    }
+    const user = attempt.result;
     if (!user) {
-      await this.throttle.recordFailure(passkeyAccount(ip), ip);
       return refuse(401, PASSKEY_REFUSED);
     }
     await this.factors.start(req, res, user, ctx.signedIn, 'passkey');

@@ -1,0 +1,195 @@
+import { randomBytes } from 'node:crypto';
+import { jest } from '@jest/globals';
+import { generateSync } from 'otplib';
+import type { Response } from 'supertest';
+import {
+  Clock,
+  PasswordHasher,
+  SIGN_IN_FAILURES_PER_ACCOUNT,
+  SIGN_IN_FAILURES_PER_IP,
+} from '#app/accounts';
+import { TotpService } from '#app/dashboard-factors';
+import { testRedisPrefix, truncateAll } from '../support/database.js';
+import {
+  createDashboardUser,
+  createTestOrganization,
+  DashboardClient,
+  type DashboardHarness,
+  enrolTotp,
+  startDashboardApi,
+  testEmail,
+} from '../support/dashboard.js';
+
+const GUESSES = 20;
+const SECRET = /sk_(?:live|test)_[0-9a-f]{48}/;
+
+/** Whether an answer gave the browser a dashboard session. */
+function startsSession(res: Response): boolean {
+  const cookies = ([] as string[]).concat(res.headers['set-cookie'] ?? []);
+  return cookies.some((cookie) => /^partner_session=[^;]+/.test(cookie));
+}
+
+/** How many answers had each status. */
+function tally(answers: Response[]): Record<number, number> {
+  const counts: Record<number, number> = {};
+  for (const { status } of answers) {
+    counts[status] = (counts[status] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/**
+ * Concurrent guesses from one address, the right one among them: each is counted before it is
+ * checked, so no more than the limit are ever checked, and every guess beyond it is refused
+ * unchecked (429 with Retry-After), the right one included.
+ */
+describe('Dashboard sign-in limits under concurrent guesses', () => {
+  let harness: DashboardHarness;
+  let organizationId: string;
+  let now = Date.now();
+
+  beforeAll(async () => {
+    await truncateAll();
+    harness = await startDashboardApi();
+    organizationId = await createTestOrganization(harness.api, { name: 'Crowded Door Ltd' });
+    jest.spyOn(harness.api.app.get(Clock), 'now').mockImplementation(() => new Date(now));
+  });
+
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await harness.close();
+  });
+
+  /** Counts the calls of `method` of the api's `service` from now on, still running it. */
+  function checks<T extends object>(service: T, method: keyof T & string): () => number {
+    const spy = jest.spyOn(service, method as never);
+    const before = spy.mock.calls.length;
+    return () => spy.mock.calls.length - before;
+  }
+
+  /** The right answer last, as a guesser who finds it would send it. */
+  function guesses(wrong: (i: number) => string, right: string): string[] {
+    return [...Array.from({ length: GUESSES - 1 }, (_, i) => wrong(i)), right];
+  }
+
+  function expectAtMostTheLimitChecked(answers: Response[], failed: number, passed: number): void {
+    const counts = tally(answers);
+    expect((counts[failed] ?? 0) + (counts[passed] ?? 0)).toBeLessThanOrEqual(
+      SIGN_IN_FAILURES_PER_ACCOUNT,
+    );
+    expect(counts[429]).toBeGreaterThanOrEqual(GUESSES - SIGN_IN_FAILURES_PER_ACCOUNT);
+    expect(answers.every((res) => [failed, passed, 429].includes(res.status))).toBe(true);
+    for (const refused of answers.filter((res) => res.status === 429)) {
+      expect(Number(refused.headers['retry-after'])).toBeGreaterThan(60);
+      expect(startsSession(refused)).toBe(false);
+    }
+  }
+
+  it('checks at most 5 passwords of 20 sent at once, and no session comes from the rest', async () => {
+    const { email, password } = await createDashboardUser(harness.api, organizationId, 'viewer');
+    const client = new DashboardClient(harness.api.url);
+    await client.get('/partner/login');
+    const hashed = checks(harness.api.app.get(PasswordHasher), 'verify');
+
+    const answers = await Promise.all(
+      guesses((i) => `${password}-${i}`, password).map((guess) =>
+        client.post('/partner/login', { email, password: guess }),
+      ),
+    );
+
+    expect(hashed()).toBeLessThanOrEqual(SIGN_IN_FAILURES_PER_ACCOUNT);
+    expectAtMostTheLimitChecked(answers, 401, 303);
+    for (const res of answers) {
+      expect(startsSession(res)).toBe(res.status === 303);
+    }
+  });
+
+  it('checks at most 5 second-factor codes of 20 sent at once', async () => {
+    const { email, password } = await createDashboardUser(harness.api, organizationId, 'developer');
+    const codeOf = (secret: string) => generateSync({ secret, epoch: Math.floor(now / 1000) });
+    const enrolled = new DashboardClient(harness.api.url);
+    await enrolled.signIn(email, password);
+    const { secret } = await enrolTotp(enrolled, codeOf, { confirmPassword: password });
+    now += 30_000;
+    const client = new DashboardClient(harness.api.url);
+    await client.get('/partner/login');
+    const step = await client.post('/partner/login', { email, password });
+    expect(step.headers.location).toBe('/partner/login/second-factor');
+    await client.get('/partner/login/second-factor');
+    const right = codeOf(secret);
+    const verified = checks(harness.api.app.get(TotpService), 'verify');
+
+    const answers = await Promise.all(
+      guesses((i) => String((Number(right) + 1 + i) % 1_000_000).padStart(6, '0'), right).map(
+        (code) => client.post('/partner/login/second-factor', { code }),
+      ),
+    );
+
+    expect(verified()).toBeLessThanOrEqual(SIGN_IN_FAILURES_PER_ACCOUNT);
+    expectAtMostTheLimitChecked(answers, 401, 303);
+    for (const res of answers) {
+      expect(startsSession(res)).toBe(res.status === 303);
+    }
+  });
+
+  it('checks at most 5 re-authentication passwords of 20 sent at once', async () => {
+    const { email, password } = await createDashboardUser(harness.api, organizationId, 'owner');
+    const client = new DashboardClient(harness.api.url);
+    await client.signIn(email, password);
+    await client.get('/partner/api-keys');
+    const created = await client.post('/partner/api-keys', { name: 'Server' });
+    const publicKey = /pk_(?:live|test)_[0-9a-f]{32}/.exec(
+      created.text.slice(created.text.indexOf('Your new key')),
+    )![0];
+    // Past the 5 minutes the sign-in's own re-authentication counts for.
+    now += 6 * 60_000;
+    await client.get('/partner/api-keys');
+    const hashed = checks(harness.api.app.get(PasswordHasher), 'verify');
+
+    const answers = await Promise.all(
+      guesses((i) => `${password}-${i}`, password).map((guess) =>
+        client.post(`/partner/api-keys/${publicKey}/reveal`, { confirmPassword: guess }),
+      ),
+    );
+
+    expect(hashed()).toBeLessThanOrEqual(SIGN_IN_FAILURES_PER_ACCOUNT);
+    expectAtMostTheLimitChecked(answers, 403, 200);
+    for (const res of answers) {
+      expect(SECRET.test(res.text)).toBe(res.status === 200);
+    }
+  });
+});
+
+describe('Dashboard sign-in limit per address under concurrent guesses', () => {
+  let harness: DashboardHarness;
+
+  beforeAll(async () => {
+    // Counters of their own: this test spends the whole allowance of its address.
+    harness = await startDashboardApi({
+      REDIS_KEY_PREFIX: `${testRedisPrefix()}ip-${randomBytes(3).toString('hex')}:`,
+    });
+  });
+
+  afterAll(async () => {
+    jest.restoreAllMocks();
+    await harness.close();
+  });
+
+  it('checks at most 30 passwords of 40 sent at once for 40 accounts', async () => {
+    const client = new DashboardClient(harness.api.url);
+    await client.get('/partner/login');
+    const spy = jest.spyOn(harness.api.app.get(PasswordHasher), 'verify');
+
+    const answers = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        client.post('/partner/login', { email: testEmail('crowd'), password: 'Not-the-one-123' }),
+      ),
+    );
+
+    expect(spy.mock.calls.length).toBeLessThanOrEqual(SIGN_IN_FAILURES_PER_IP);
+    const counts = tally(answers);
+    expect(counts[401]).toBeLessThanOrEqual(SIGN_IN_FAILURES_PER_IP);
+    expect(counts[429]).toBeGreaterThanOrEqual(40 - SIGN_IN_FAILURES_PER_IP);
+    expect((counts[401] ?? 0) + (counts[429] ?? 0)).toBe(40);
+  });
+});
