@@ -30,15 +30,16 @@ export class AllExceptionsFilter implements ExceptionFilter {
   }
 }
 
-/** Shared by the Nest filter and the Express error middleware (body parsing happens before Nest). */
-export async function handleHttpError(
+/**
+ * How every surface logs what it answers with an error: an outage at warn (without its stack), an
+ * unexpected error (`mapped` null, answered 500) at error with its stack; a mapped one not at all.
+ */
+export function logHttpError(
   exception: unknown,
+  mapped: AppError | null,
   req: Request,
-  res: Response,
   logger: Pick<Logger, 'error' | 'warn'>,
-  beforeError?: BeforeErrorHook,
-): Promise<void> {
-  const mapped = toAppError(exception);
+): void {
   if (mapped?.code === ErrorCode.ServiceUnavailable) {
     logger.warn(
       {
@@ -60,6 +61,18 @@ export async function handleHttpError(
       'unhandled error',
     );
   }
+}
+
+/** Shared by the Nest filter and the Express error middleware (body parsing happens before Nest). */
+export async function handleHttpError(
+  exception: unknown,
+  req: Request,
+  res: Response,
+  logger: Pick<Logger, 'error' | 'warn'>,
+  beforeError?: BeforeErrorHook,
+): Promise<void> {
+  const mapped = toAppError(exception);
+  logHttpError(exception, mapped, req, logger);
   const replacement = await (beforeError?.(req, res) ?? Promise.resolve(null)).catch(
     (error: unknown) => {
       logger.warn({ err: String(error) }, 'before-error hook failed');

@@ -1,14 +1,9 @@
-import {
-  type ArgumentsHost,
-  Catch,
-  type ExceptionFilter,
-  HttpException,
-  Logger,
-} from '@nestjs/common';
+import { type ArgumentsHost, Catch, type ExceptionFilter, Logger } from '@nestjs/common';
 import type { Response } from 'express';
-import { AppError } from '#app/errors';
+import { AppError, ErrorCode, INTERNAL_ERROR_MESSAGE, logHttpError, toAppError } from '#app/errors';
 import { Layout } from '../components/layout.js';
 import type { DashboardRequest, PageContext } from './dashboard-request.js';
+import { retryAfterSeconds } from './retry-after.js';
 import { SeeOther } from './see-other.js';
 
 const TITLES: Record<number, string> = {
@@ -18,11 +13,17 @@ const TITLES: Record<number, string> = {
   409: 'That did not work',
   413: 'Too large',
   429: 'Too many requests',
+  503: 'Unavailable for a moment',
 };
+
+/** An outage's page asks a browser or a person to come back after this, unless it says. */
+const OUTAGE_RETRY_AFTER_MS = 5000;
 
 /**
  * Dashboard routes answer people, not programs: a redirect for `SeeOther`, otherwise an HTML
- * page with the status and a message fit to show (never a stack or SQL).
+ * page. Errors map through the API's one mapper (`toAppError`), so a status means the same on
+ * every surface: an outage is a 503 page with `Retry-After`, an unexpected error a 500 page whose
+ * stack goes to the log, never to the page; no page shows a stack or SQL.
  */
 @Catch()
 export class DashboardExceptionFilter implements ExceptionFilter {
@@ -38,23 +39,14 @@ export class DashboardExceptionFilter implements ExceptionFilter {
       res.redirect(303, exception.url);
       return;
     }
-    let status = 500;
-    let message = 'Something went wrong on our side. Try again in a moment.';
-    if (exception instanceof AppError) {
-      status = exception.status;
-      message = exception.message;
-      if (exception.retryAfterMs !== null) {
-        res.setHeader('Retry-After', String(Math.max(1, Math.ceil(exception.retryAfterMs / 1000))));
-      }
-    } else if (exception instanceof HttpException && exception.getStatus() < 500) {
-      status = exception.getStatus();
-      message = status === 404 ? 'There is nothing at this address.' : 'That request was refused.';
-    }
-    if (status >= 500) {
-      this.logger.error(
-        { err: exception instanceof Error ? exception.message : String(exception), path: req.path },
-        'dashboard request failed',
-      );
+    const mapped = toAppError(exception);
+    logHttpError(exception, mapped, req, this.logger);
+    const error = mapped ?? new AppError(ErrorCode.Internal, INTERNAL_ERROR_MESSAGE);
+    const status = error.status;
+    const message = error.message;
+    const retryAfterMs = error.retryAfterMs ?? (status === 503 ? OUTAGE_RETRY_AFTER_MS : null);
+    if (retryAfterMs !== null) {
+      res.setHeader('Retry-After', retryAfterSeconds(retryAfterMs));
     }
     const ctx: PageContext = req.dashboard ?? {
       path: req.path,
@@ -76,6 +68,12 @@ export class DashboardExceptionFilter implements ExceptionFilter {
         </p>
       </Layout>
     );
-    void Promise.resolve(page).then((html) => res.status(status).type('html').send(html));
+    void Promise.resolve(page).then(
+      (html) => res.status(status).type('html').send(html),
+      (failed: unknown) => {
+        logHttpError(failed, null, req, this.logger);
+        res.status(status).type('text').send(message);
+      },
+    );
   }
 }

@@ -42,7 +42,8 @@ const parseCookies = cookieParser();
 
 /**
  * Every `/partner` answer, pages, redirects and errors alike, and the landing page `/`, get the
- * dashboard's headers; their cookies are parsed. Other paths pass untouched.
+ * dashboard's headers; their cookies are parsed; a page read with a trailing slash is redirected
+ * to the path without it. Other paths pass untouched.
  */
 export function dashboardHttpMiddleware(): RequestHandler {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -52,6 +53,18 @@ export function dashboardHttpMiddleware(): RequestHandler {
     }
     for (const [name, value] of HEADERS) {
       res.setHeader(name, value);
+    }
+    if (
+      isDashboardPath(req.path) &&
+      req.path.endsWith('/') &&
+      (req.method === 'GET' || req.method === 'HEAD')
+    ) {
+      // Routing is exact (docs/decisions.md, "Exact routing"): a page asked for with a trailing
+      // slash is sent to its one spelling, which starts with /partner, never to another site.
+      const at = req.originalUrl.indexOf('?');
+      const query = at === -1 ? '' : req.originalUrl.slice(at);
+      res.redirect(301, req.path.replace(/\/+$/, '') + query);
+      return;
     }
     parseCookies(req, res, next);
   };
