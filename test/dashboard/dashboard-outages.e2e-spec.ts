@@ -228,5 +228,7 @@ describe('Dashboard addresses', () => {
     expect(nested.headers.location).toBe('/partner/login');
     // Only reads are sent on: a form posted to another spelling is still unknown.
     expect((await request(harness.api.url).post('/partner/login/')).status).toBe(404);
+    // The landing page is its own spelling.
+    expect((await request(harness.api.url).get('/')).status).toBe(200);
   });
 });
