@@ -12,6 +12,7 @@ interface ApiSwap {
   payinAddress: string;
   payoutHash: string | null;
   refundHash?: string | null;
+  payTill: string | null;
 }
 
 const SHOP = 'https://shop.example';
@@ -192,6 +193,23 @@ describe('The widget after the deposit window', () => {
         .expect(200);
       await page.getByRole('heading', { name: 'Expired' }).waitFor({ timeout: 30_000 });
       await page.getByText(/The fixed rate ran out/).waitFor();
+      await expectNoDepositInstruction(page, swap);
+      expect(await seriousAxeFindings(page)).toEqual([]);
+    });
+  }, 120_000);
+
+  it('"Deposit window closed" once a fixed rate\'s payTill passes with the swap still waiting', async () => {
+    await withPage(async (page) => {
+      // The page's clock, not the server's: its own timer closes the window at payTill.
+      await page.clock.install();
+      const swap = await createInWidget(page, 'fixed');
+      expect(swap.payTill).not.toBeNull();
+      await page.clock.fastForward(Date.parse(swap.payTill!) - Date.now() + 5_000);
+      await page
+        .getByRole('heading', { name: 'Deposit window closed' })
+        .waitFor({ timeout: 30_000 });
+      await page.getByText(/do not send anything now/).waitFor();
+      expect((await partnerSwap(swap.id)).status).toBe('waiting');
       await expectNoDepositInstruction(page, swap);
       expect(await seriousAxeFindings(page)).toEqual([]);
     });
