@@ -141,14 +141,17 @@ describe("Operators' view of routing", () => {
     });
 
     it('shows the circuit open after five failed quotes, and closed again after a success', async () => {
+      // Every estimate fails until the faults are cleared: a call made meanwhile by anything else
+      // (a refresh in the background) cannot use up the last fault and let a quote through.
       await harness.sandbox.control.setFault({
         method: 'getExchangeAmount',
         mode: 'http_500',
-        count: 5,
+        count: 1_000,
       });
       for (let i = 0; i < 5; i++) {
         expect((await quote()).body.error).toMatchObject({ type: 'upstream_error' });
       }
+      await harness.sandbox.control.clearFaults();
 
       const [opened] = await providers();
       expect(opened).toMatchObject({ circuit: 'open' });
