@@ -1,16 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { pino } from 'pino';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { loadPollerConfig } from '#app/config';
 import { EventRecorder, type PartnerEvent } from '#app/events';
 import type { SwapView } from '#app/swaps';
-import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
-import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
-import { startTestApi, testApiEnv, type TestApi } from './support/api.js';
-import { openTestDataSource, truncateAll } from './support/database.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { issueCredential, type TestPartner } from './factories/partners.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { pacer, waitUntil } from './support/wait.js';
 
 const EVENT_ID = /^evt_[0-9a-f]{24}$/;
@@ -21,39 +16,28 @@ const EVENT_ID = /^evt_[0-9a-f]{24}$/;
  * and a poller in this process move test swaps in seconds.
  */
 describe('Events', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let poller: PollerProcess;
-  let db: DataSource;
+  let h: Harness;
   let tester: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({ stepMs: 300 });
-    const env = { PROVIDER_URL: sandbox.url, TEST_PROVIDER_URL: sandbox.url };
-    api = await startTestApi(env);
-    poller = await startPoller(
-      loadPollerConfig(testApiEnv({ ...env, POLLER_HEALTH_PORT: '0', POLL_INTERVAL_MS: '60000' })),
-      pino({ level: 'silent' }),
-      { shutdownHooks: false },
-    );
-    db = await openTestDataSource();
-    tester = await createPartner(api.app, { mode: 'test' });
+    h = await startHarness({
+      sandbox: { stepMs: 300 },
+      partner: { mode: 'test' },
+      localPoller: { POLL_INTERVAL_MS: '60000' },
+    });
+    tester = h.partner;
   }, 60_000);
 
   afterAll(async () => {
-    await poller.close();
-    await db.destroy();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   const get = (who: TestPartner, path: string) =>
-    request(api.url).get(path).set('Authorization', who.authorization);
+    request(h.api.url).get(path).set('Authorization', who.authorization);
 
   async function createTestSwap(who: TestPartner): Promise<SwapView> {
     const addresses = await get(who, '/v1/test_helpers/addresses?currency=eth').expect(200);
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .post('/v1/swaps')
       .set('Authorization', who.authorization)
       .set('Idempotency-Key', randomUUID())
@@ -81,7 +65,7 @@ describe('Events', () => {
 
     beforeAll(async () => {
       swap = await createTestSwap(tester);
-      await request(api.url)
+      await request(h.api.url)
         .post(`/v1/test_helpers/swaps/${swap.id}/deposit`)
         .set('Authorization', tester.authorization)
         .send({})
@@ -120,7 +104,7 @@ describe('Events', () => {
     });
 
     it('writes one event per stored transition, as the swap history records it', async () => {
-      const [{ count }] = await db.query<{ count: number }[]>(
+      const [{ count }] = await h.db.query<{ count: number }[]>(
         `SELECT count(*)::int AS count FROM swap_events WHERE swap_id = $1`,
         [swap.id],
       );
@@ -144,8 +128,8 @@ describe('Events', () => {
     });
 
     it('keeps the history and the feed from the live mode and other organizations', async () => {
-      const live = await issueCredential(api.app, tester, 'live');
-      const stranger = await createPartner(api.app, { mode: 'test' });
+      const live = await issueCredential(h.api.app, tester, 'live');
+      const stranger = await h.newPartner({ mode: 'test' });
       for (const who of [live, stranger]) {
         const res = await get(who, `/v1/swaps/${swap.id}/events`).expect(404);
         expect(res.body.error).toMatchObject({ code: 'not_found' });
@@ -175,17 +159,17 @@ describe('Events', () => {
   });
 
   it('pages 1,000 events written by concurrent transactions with limit 7, never skipping nor repeating one', async () => {
-    const writer = await createPartner(api.app, { mode: 'test' });
+    const writer = await h.newPartner({ mode: 'test' });
     const swapIds = Array.from({ length: 10 }, () => randomBytes(8).toString('hex'));
-    await db.query(
+    await h.db.query(
       `INSERT INTO swaps (provider, id, organization_id, livemode, status, mode, from_ticker, to_ticker,
          amount_from, amount_expected_to, payin_address, payout_address)
        SELECT 'changelly', id, $1, false, 'waiting', 'float', 'btc', 'eth', 0.1, 2, 'payin', 'payout'
          FROM unnest($2::text[]) AS id`,
       [writer.organizationId, swapIds],
     );
-    const recorder = api.app.get(EventRecorder);
-    const dataSource = api.app.get(DataSource);
+    const recorder = h.api.app.get(EventRecorder);
+    const dataSource = h.api.app.get(DataSource);
     const TOTAL = 1000;
     const WRITERS = 20;
     let written = 0;
@@ -209,7 +193,7 @@ describe('Events', () => {
     // about 14 requests a second per credential and 84 from this address, under the 30/s
     // per-credential and 120/s per-IP limits this test does not test, however fast the machine.
     const readers = await Promise.all(
-      Array.from({ length: 6 }, () => issueCredential(api.app, writer, 'test')),
+      Array.from({ length: 6 }, () => issueCredential(h.api.app, writer, 'test')),
     );
     const pace = pacer(12);
     const seen: string[] = [];
@@ -236,7 +220,7 @@ describe('Events', () => {
       await Promise.allSettled([writing]);
     }
     await writing;
-    const [{ ids }] = await db.query<{ ids: string[] }[]>(
+    const [{ ids }] = await h.db.query<{ ids: string[] }[]>(
       `SELECT array_agg(id) AS ids FROM events WHERE organization_id = $1`,
       [writer.organizationId],
     );

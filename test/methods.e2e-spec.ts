@@ -1,8 +1,6 @@
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
-import { createPartner, type TestPartner } from './factories/partners.js';
-import { startTestApi, type TestApi } from './support/api.js';
-import { truncateAll } from './support/database.js';
+import { startHarness, type Harness } from './support/harness.js';
 
 interface Answer {
   status: number;
@@ -39,17 +37,14 @@ function send(
  * with `Allow`, before any content-type or body rule; an unknown path stays 404.
  */
 describe('Unsupported methods', () => {
-  let api: TestApi;
-  let partner: TestPartner;
+  let h: Harness;
 
   beforeAll(async () => {
-    await truncateAll();
-    api = await startTestApi();
-    partner = await createPartner(api.app);
+    h = await startHarness();
   });
 
   afterAll(async () => {
-    await api.close();
+    await h?.close();
   });
 
   it.each([
@@ -62,8 +57,8 @@ describe('Unsupported methods', () => {
     ['DELETE', '/admin/organizations', 'GET, HEAD, POST'],
     ['PUT', '/health', 'GET, HEAD'],
   ])('%s %s answers 405 with Allow: %s', async (method, path, allow) => {
-    const answer = await send(`${api.url}${path}`, method, {
-      Authorization: partner.authorization,
+    const answer = await send(`${h.api.url}${path}`, method, {
+      Authorization: h.partner.authorization,
     });
     expect(answer.status).toBe(405);
     expect(answer.allow).toBe(allow);
@@ -77,14 +72,14 @@ describe('Unsupported methods', () => {
 
   it('answers 405 before the content-type and body rules', async () => {
     const plain = await send(
-      `${api.url}/v1/swaps`,
+      `${h.api.url}/v1/swaps`,
       'PUT',
-      { 'Content-Type': 'text/plain', Authorization: partner.authorization },
+      { 'Content-Type': 'text/plain', Authorization: h.partner.authorization },
       'not json',
     );
     expect([plain.status, plain.allow]).toEqual([405, 'GET, HEAD, POST']);
     const broken = await send(
-      `${api.url}/v1/quotes`,
+      `${h.api.url}/v1/quotes`,
       'PUT',
       { 'Content-Type': 'application/json' },
       '{"broken',
@@ -93,24 +88,24 @@ describe('Unsupported methods', () => {
   });
 
   it('leaves unknown paths 404 and served methods alone', async () => {
-    const unknown = await send(`${api.url}/v1/nothing-here`, 'TRACE');
+    const unknown = await send(`${h.api.url}/v1/nothing-here`, 'TRACE');
     expect(unknown.status).toBe(404);
     expect(unknown.allow).toBeUndefined();
-    expect((await send(`${api.url}/V1/swaps`, 'PUT')).status).toBe(404);
-    expect((await send(`${api.url}/health`, 'HEAD')).status).toBe(200);
-    const preflight = await send(`${api.url}/v1/public/quote`, 'OPTIONS', {
+    expect((await send(`${h.api.url}/V1/swaps`, 'PUT')).status).toBe(404);
+    expect((await send(`${h.api.url}/health`, 'HEAD')).status).toBe(200);
+    const preflight = await send(`${h.api.url}/v1/public/quote`, 'OPTIONS', {
       Origin: 'https://shop.example',
       'Access-Control-Request-Method': 'GET',
     });
     expect(preflight.status).toBe(204);
-    const list = await send(`${api.url}/v1/swaps`, 'GET', {
-      Authorization: partner.authorization,
+    const list = await send(`${h.api.url}/v1/swaps`, 'GET', {
+      Authorization: h.partner.authorization,
     });
     expect(list.status).toBe(200);
   });
 
   it('answers CONNECT with the 405 envelope instead of dropping the connection', async () => {
-    const { port } = new URL(api.url);
+    const { port } = new URL(h.api.url);
     // Raw bytes: node:http's client would take the answer for a tunnel.
     const raw = await new Promise<string>((resolve, reject) => {
       const socket = connect(Number(port), '127.0.0.1', () =>

@@ -1,44 +1,39 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
 import request from 'supertest';
-import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
-import { createPartner, issueCredential, TestPartner } from './factories/partners.js';
-import { startTestApi, TEST_ADMIN_TOKEN, TestApi } from './support/api.js';
-import { openTestDataSource, testRedisUrl, truncateAll } from './support/database.js';
+import { issueCredential, TestPartner } from './factories/partners.js';
+import { TEST_ADMIN_TOKEN } from './support/api.js';
+import { testRedisUrl } from './support/database.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { OpenApiValidator } from './support/openapi.js';
-import { startTestSandbox, TestSandbox } from './support/sandbox.js';
 
 const random = (n: number): Uint8Array => randomBytes(n);
 
 describe('Swaps: idempotent creation, listing and lookup', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let db: DataSource;
+  let h: Harness;
   let openapi: OpenApiValidator;
   let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({}, { timeoutFaultMs: 2500 });
-    api = await startTestApi({ PROVIDER_URL: sandbox.url, PROVIDER_TIMEOUT_MS: '1000' });
-    db = await openTestDataSource();
-    openapi = await OpenApiValidator.load(api.url);
+    h = await startHarness({
+      sandboxOptions: { timeoutFaultMs: 2500 },
+      api: { PROVIDER_TIMEOUT_MS: '1000' },
+    });
+    openapi = await OpenApiValidator.load(h.api.url);
   });
 
   // A fresh credential per test: the suite's bursts must never add up to the 30/s credential limit.
   beforeEach(async () => {
-    partner = await createPartner(api.app);
+    partner = await h.newPartner();
   });
 
   afterAll(async () => {
-    await db.destroy();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   afterEach(async () => {
-    await sandbox.control.clearFaults();
+    await h.sandbox.control.clearFaults();
   });
 
   function floatBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
@@ -52,17 +47,17 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
   }
 
   function createSwap(body: object, key: string | null = randomUUID(), who: TestPartner = partner) {
-    const req = request(api.url).post('/v1/swaps').set('Authorization', who.authorization);
+    const req = request(h.api.url).post('/v1/swaps').set('Authorization', who.authorization);
     return (key === null ? req : req.set('Idempotency-Key', key)).send(body);
   }
 
   async function createCalls(): Promise<number> {
-    const { calls } = await sandbox.control.stats();
+    const { calls } = await h.sandbox.control.stats();
     return (calls.createTransaction ?? 0) + (calls.createFixTransaction ?? 0);
   }
 
   async function swapCount(organizationId = partner.organizationId): Promise<number> {
-    const [{ count }] = await db.query<{ count: number }[]>(
+    const [{ count }] = await h.db.query<{ count: number }[]>(
       'SELECT count(*)::int AS count FROM swaps WHERE organization_id = $1',
       [organizationId],
     );
@@ -70,7 +65,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
   }
 
   async function fixedQuote(amountFrom = '0.1', who: TestPartner = partner): Promise<string> {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .post('/v1/quotes')
       .set('Authorization', who.authorization)
       .send({ from: 'btc', to: 'eth', amountFrom, mode: 'fixed' })
@@ -135,7 +130,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
     });
 
     it('keeps keys per credential: the same key under two credentials makes two swaps', async () => {
-      const other = await createPartner(api.app);
+      const other = await h.newPartner();
       const key = randomUUID();
       const body = floatBody();
       const mine = await createSwap(body, key).expect(201);
@@ -146,7 +141,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
     it('creates exactly one swap for 20 concurrent identical requests', async () => {
       // A credential of its own: the burst must not share a rate-limit window with the requests
       // of the tests before it, however close together a fast or slow machine runs them.
-      const burster = await createPartner(api.app);
+      const burster = await h.newPartner();
       const key = randomUUID();
       const body = floatBody();
       const before = await createCalls();
@@ -162,7 +157,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
       }
       expect(new Set(created.map((r) => r.body.swap.id)).size).toBe(1);
       expect(await createCalls()).toBe(before + 1);
-      const rows = await db.query<{ n: number }[]>(
+      const rows = await h.db.query<{ n: number }[]>(
         'SELECT count(*)::int AS n FROM swaps WHERE idempotency_key = $1',
         [key],
       );
@@ -173,7 +168,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
       const key = randomUUID();
       const body = floatBody();
       const first = await createSwap(body, key).expect(201);
-      await db.query(
+      await h.db.query(
         `UPDATE idempotency_keys SET created_at = now() - interval '25 hours', expires_at = now() - interval '1 hour'
          WHERE key = $1`,
         [key],
@@ -217,7 +212,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
     it('never creates a second upstream transaction when the first answer was lost', async () => {
       const key = randomUUID();
       const body = floatBody();
-      await sandbox.control.setFault({ method: 'createTransaction', mode: 'timeout', count: 1 });
+      await h.sandbox.control.setFault({ method: 'createTransaction', mode: 'timeout', count: 1 });
       const before = await createCalls();
       const lost = await createSwap(body, key).expect(503);
       expect(lost.body.error).toMatchObject({ type: 'upstream_error', code: 'upstream_error' });
@@ -231,7 +226,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
 
     it('releases the key after a definite failure so a corrected retry can succeed', async () => {
       const key = randomUUID();
-      await sandbox.control.setFault({
+      await h.sandbox.control.setFault({
         method: 'createTransaction',
         mode: 'rpc_error',
         code: -32602,
@@ -246,7 +241,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
     it('keeps the key to its request after an unreadable answer, and the retry creates once', async () => {
       const key = randomUUID();
       const body = floatBody();
-      await sandbox.control.setFault({ method: 'createTransaction', mode: 'non_json', count: 1 });
+      await h.sandbox.control.setFault({ method: 'createTransaction', mode: 'non_json', count: 1 });
       const failed = await createSwap(body, key).expect(502);
       expect(failed.body.error.code).toBe('upstream_bad_response');
       // The provider may have created it: the key stays bound until a lookup settles that.
@@ -258,7 +253,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
     });
 
     it('answers 422 exchange_not_processable with the provider message verbatim', async () => {
-      await sandbox.control.setFault({
+      await h.sandbox.control.setFault({
         method: 'createTransaction',
         mode: 'rpc_error',
         code: -32600,
@@ -352,7 +347,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
 
     it('answers an expired rateId with 409 rate_expired', async () => {
       const rateId = await fixedQuote();
-      await db.query(
+      await h.db.query(
         `UPDATE fixed_rates SET expires_at = now() - interval '1 second' WHERE id = $1`,
         [rateId],
       );
@@ -363,7 +358,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
     });
 
     it("answers another organization's rateId with 409 rate_expired", async () => {
-      const other = await createPartner(api.app);
+      const other = await h.newPartner();
       const rateId = await fixedQuote('0.1', other);
       const res = await createSwap(
         floatBody({ mode: 'fixed', rateId, refundAddress: refundAddress() }),
@@ -391,7 +386,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
         code: 'missing_refund_address',
         param: 'refundAddress',
       });
-      const list = await request(api.url)
+      const list = await request(h.api.url)
         .get('/v1/swaps?limit=200')
         .set('Authorization', partner.authorization);
       expect(list.body.swaps).toHaveLength(before);
@@ -404,8 +399,8 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
     let swapIds: string[];
 
     beforeAll(async () => {
-      owner = await createPartner(api.app);
-      stranger = await createPartner(api.app);
+      owner = await h.newPartner();
+      stranger = await h.newPartner();
       swapIds = [];
       for (const ref of ['a', 'b', 'c']) {
         const res = await createSwap(
@@ -419,11 +414,11 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
 
     // The owner's swaps, read through a fresh credential per test (its own 30/s budget).
     beforeEach(async () => {
-      owner = await issueCredential(api.app, owner);
+      owner = await issueCredential(h.api.app, owner);
     });
 
     function list(query: string, who: TestPartner = owner) {
-      return request(api.url).get(`/v1/swaps${query}`).set('Authorization', who.authorization);
+      return request(h.api.url).get(`/v1/swaps${query}`).set('Authorization', who.authorization);
     }
 
     it('lists only the caller’s swaps, most recent first', async () => {
@@ -484,13 +479,13 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
     });
 
     it('gets one swap by id, and 404 for another organization', async () => {
-      const res = await request(api.url)
+      const res = await request(h.api.url)
         .get(`/v1/swaps/${swapIds[0]}`)
         .set('Authorization', owner.authorization)
         .expect(200);
       openapi.check('GET', '/v1/swaps/{id}', 200, res.body);
       expect(res.body.swap.id).toBe(swapIds[0]);
-      const foreign = await request(api.url)
+      const foreign = await request(h.api.url)
         .get(`/v1/swaps/${swapIds[0]}`)
         .set('Authorization', stranger.authorization)
         .expect(404);
@@ -503,7 +498,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
       const body = floatBody({ partnerReferenceId: `ref-same-${randomBytes(3).toString('hex')}` });
       const created = await createSwap(body, key, owner).expect(201);
       const id = created.body.swap.id as string;
-      const byId = await request(api.url)
+      const byId = await request(h.api.url)
         .get(`/v1/swaps/${id}`)
         .set('Authorization', owner.authorization)
         .expect(200);
@@ -516,12 +511,12 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
       expect(replayed.body).toEqual(created.body);
 
       // Stored timestamps carry microseconds; answers show milliseconds, as toISOString writes.
-      await db.query(
+      await h.db.query(
         `UPDATE swaps SET money_received_at = '2026-03-04 05:06:07.891234+00',
                           money_sent_at = '2026-03-04 05:16:07.000999+02' WHERE id = $1`,
         [id],
       );
-      const later = await request(api.url)
+      const later = await request(h.api.url)
         .get(`/v1/swaps/${id}`)
         .set('Authorization', owner.authorization)
         .expect(200);
@@ -534,7 +529,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
 
     it('answers 404 for unknown and malformed ids', async () => {
       for (const id of ['0123456789abcdef', 'swp_missing', 'not an id', "1' OR '1'='1"]) {
-        await request(api.url)
+        await request(h.api.url)
           .get(`/v1/swaps/${encodeURIComponent(id)}`)
           .set('Authorization', owner.authorization)
           .expect(404);
@@ -565,14 +560,14 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
     });
 
     function importSwaps(swaps: object[]) {
-      return request(api.url)
+      return request(h.api.url)
         .post('/admin/swaps/import')
         .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
         .send({ swaps });
     }
 
     it('imports legacy swaps that then resolve by their swp_ id, never overwriting', async () => {
-      const owner = await createPartner(api.app);
+      const owner = await h.newPartner();
       const id = `swp_${randomBytes(6).toString('hex')}`;
       const first = await importSwaps([legacy(owner.organizationId, id)]).expect(201);
       expect(first.body).toEqual({ imported: 1 });
@@ -580,7 +575,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
         { ...legacy(owner.organizationId, id), status: 'failed' },
       ]).expect(201);
       expect(again.body).toEqual({ imported: 0 });
-      const res = await request(api.url)
+      const res = await request(h.api.url)
         .get(`/v1/swaps/${id}`)
         .set('Authorization', owner.authorization)
         .expect(200);
@@ -595,7 +590,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
       });
       // Its history starts with swap.created, as a swap created here does (docs/decisions.md, "The
       // event feed"); the skipped re-import recorded nothing.
-      const history = await request(api.url)
+      const history = await request(h.api.url)
         .get(`/v1/swaps/${id}/events`)
         .set('Authorization', owner.authorization)
         .expect(200);
@@ -606,21 +601,21 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
           data: { swap: res.body.swap, previousStatus: null },
         },
       ]);
-      await request(api.url)
+      await request(h.api.url)
         .get(`/v1/swaps/${id}`)
         .set('Authorization', partner.authorization)
         .expect(404);
     });
 
     it('refuses a current-format id, an unknown organization and a missing token', async () => {
-      const owner = await createPartner(api.app);
+      const owner = await h.newPartner();
       const badId = await importSwaps([legacy(owner.organizationId, '0123456789abcdef')]).expect(
         400,
       );
       expect(badId.body.error.param).toBe('swaps.0.id');
       const unknownOrg = await importSwaps([legacy(randomUUID(), 'swp_orphan')]).expect(400);
       expect(unknownOrg.body.error.param).toBe('organizationId');
-      await request(api.url).post('/admin/swaps/import').send({ swaps: [] }).expect(401);
+      await request(h.api.url).post('/admin/swaps/import').send({ swaps: [] }).expect(401);
     });
   });
 });

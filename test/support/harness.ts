@@ -1,19 +1,24 @@
+import { pino } from 'pino';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import type { DashboardRole } from '#app/accounts';
-import type { SandboxConfig } from '#app/config';
+import { loadPollerConfig, type SandboxConfig } from '#app/config';
+import { startPoller, type PollerProcess } from '../../apps/poller/poller.bootstrap.js';
 import { createPartner, type PartnerOptions, type TestPartner } from '../factories/partners.js';
 import { startTestApi, testApiEnv, type TestApi } from './api.js';
 import { type DashboardClient, signedInClient } from './dashboard.js';
 import { openTestDataSource } from './database.js';
 import { startMailRelay } from './mail-relay.js';
 import { spawnService, type ServiceProcess } from './processes.js';
+import type { StartSandboxOptions } from '../../apps/sandbox/sandbox.bootstrap.js';
 import { bothProviders, startTestSandbox, type TestSandbox } from './sandbox.js';
 import { startTestSmtp, type TestSmtp } from './smtp.js';
 
 export interface HarnessOptions {
   /** The sandbox's settings (lifecycle step length, seed…). */
   sandbox?: Partial<SandboxConfig>;
+  /** The sandbox's windows beyond its settings (fault timeout, rate validity, deposit windows…). */
+  sandboxOptions?: StartSandboxOptions;
   /**
    * Which of the sandbox's providers the api routes to: Changelly alone (the default) or both
    * (`PROVIDERS=changelly,changenow`), live and test.
@@ -35,6 +40,12 @@ export interface HarnessOptions {
    * providers (`h.poller`): `true`, or its variables beyond the api's (`POLL_INTERVAL_MS`…).
    */
   poller?: boolean | Record<string, string | undefined>;
+  /**
+   * The poller in this process instead (`h.localPoller`), for suites that call its ticks and
+   * services themselves (`h.localPoller.context.get(HousekeepingTick)`): `true`, or its variables
+   * beyond the api's (`POLL_INTERVAL_MS: '60000'` keeps its own ticks out of the way).
+   */
+  localPoller?: boolean | Record<string, string | undefined>;
 }
 
 /**
@@ -54,6 +65,8 @@ export interface Harness {
   readonly dashboard: DashboardClient;
   /** The poller process (option `poller`); throws when not started. */
   readonly poller: ServiceProcess;
+  /** The poller in this process (option `localPoller`); throws when not started. */
+  readonly localPoller: PollerProcess;
   /** Another organization (or another credential's budget) in one line. */
   newPartner(options?: PartnerOptions): Promise<TestPartner>;
   /** A request as `who` (the ready partner by default) would send it, authorization set. */
@@ -70,7 +83,7 @@ function started<T>(value: T | undefined, option: string): T {
 }
 
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const sandbox = await startTestSandbox(options.sandbox);
+  const sandbox = await startTestSandbox(options.sandbox, options.sandboxOptions);
   const opened: { close(): Promise<void> }[] = [sandbox];
   try {
     const smtp = options.smtp || options.dashboard ? await startTestSmtp() : undefined;
@@ -104,6 +117,15 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       opened.unshift({ close: () => running.stop() });
       poller = running;
     }
+    let localPoller: PollerProcess | undefined;
+    if (options.localPoller) {
+      const extra = options.localPoller === true ? {} : options.localPoller;
+      const config = loadPollerConfig(testApiEnv({ ...env, POLLER_HEALTH_PORT: '0', ...extra }));
+      localPoller = await startPoller(config, pino({ level: config.logLevel }), {
+        shutdownHooks: false,
+      });
+      opened.unshift(localPoller);
+    }
     return {
       sandbox,
       api,
@@ -117,6 +139,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       },
       get poller() {
         return started(poller, 'poller: true');
+      },
+      get localPoller() {
+        return started(localPoller, 'localPoller: true');
       },
       newPartner: (partnerOptions) => createPartner(api.app, partnerOptions),
       get: (path, who = partner) =>
