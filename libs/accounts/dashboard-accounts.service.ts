@@ -181,7 +181,28 @@ export class DashboardAccountsService {
    * is refused (the owner sees the team anyway); an address with an account elsewhere gets a
    * notice by mail instead of an invitation (an account belongs to one organization).
    */
+  /**
+   * An owner's invitation from the Team page: the invitation, or the notice an address with an
+   * account elsewhere gets instead; in the organization's audit log either way.
+   */
   async inviteToTeam(
+    by: DashboardUser,
+    input: { email: string; role: DashboardRole },
+    origin: string,
+  ): Promise<void> {
+    await this.sendTeamInvitation(
+      { ...input, organizationId: by.organizationId, invitedBy: dashboardActor(by) },
+      origin,
+    );
+    await this.audit.record(
+      by,
+      'team.invited',
+      { type: 'invitation', id: input.email },
+      { role: input.role },
+    );
+  }
+
+  private async sendTeamInvitation(
     input: { organizationId: string; email: string; role: DashboardRole; invitedBy: string },
     origin: string,
   ): Promise<void> {
@@ -204,11 +225,6 @@ export class DashboardAccountsService {
         `it already has a dashboard account, and an account belongs to one organization.\n\n` +
         `If you want to join ${organization.name}, ask them to invite another address.\n`,
     });
-  }
-
-  /** An owner's invitation from the Team page, in the organization's audit log. */
-  recordTeamInvitation(by: DashboardUser, email: string, role: string): Promise<void> {
-    return this.audit.record(by, 'team.invited', { type: 'invitation', id: email }, { role });
   }
 
   /** The invitation a link opens, while it can still be accepted. */
@@ -318,6 +334,17 @@ export class DashboardAccountsService {
     await this.users.setPasswordHash(user.id, await this.hasher.hash(password));
     await this.sessions.endAllForUser(user.id, keepSessionId);
     await this.audit.record(user, 'user.password_changed', { type: 'user', id: user.id });
+  }
+
+  /**
+   * Mails every active owner of the organization (a secret revealed, the payout address changed),
+   * the one who acted included; a mail that fails is logged, never undoes what it reports.
+   */
+  async mailOwners(organizationId: string, mail: { subject: string; text: string }): Promise<void> {
+    const owners = (await this.users.listForOrganization(organizationId)).filter(
+      (user) => user.role === 'owner' && user.disabledAt === null,
+    );
+    await Promise.all(owners.map((owner) => this.mailer.sendQuietly({ to: owner.email, ...mail })));
   }
 
   listUsers(organizationId: string): Promise<DashboardUser[]> {

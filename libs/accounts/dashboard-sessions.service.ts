@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
 import type { CredentialMode } from '#app/domain';
 import { Clock } from './clock.js';
+import { DashboardAudit } from './dashboard-audit.js';
 import type { DashboardSession, DashboardUser, SignedIn } from './dashboard-user.js';
 import { DashboardSessionsRepository } from './dashboard-sessions.repository.js';
 import { looksLikeToken, newToken, tokenHash } from './tokens.js';
@@ -37,6 +38,7 @@ export class DashboardSessionsService {
   constructor(
     private readonly sessions: DashboardSessionsRepository,
     private readonly clock: Clock,
+    private readonly audit: DashboardAudit,
   ) {}
 
   /**
@@ -120,8 +122,13 @@ export class DashboardSessionsService {
     return this.sessions.delete(sessionId);
   }
 
-  endForUser(sessionId: string, userId: string): Promise<boolean> {
-    return this.sessions.deleteForUser(sessionId, userId);
+  /** Ends one of the user's own sessions, in the audit log; false when it had ended already. */
+  async endForUser(sessionId: string, user: DashboardUser): Promise<boolean> {
+    if (!(await this.sessions.deleteForUser(sessionId, user.id))) {
+      return false;
+    }
+    await this.audit.record(user, 'session.ended', { type: 'session', id: sessionId });
+    return true;
   }
 
   endAllForUser(userId: string, exceptSessionId?: string): Promise<number> {

@@ -26,6 +26,23 @@ export const ROLL_OVERLAPS = {
 export type RollOverlap = keyof typeof ROLL_OVERLAPS;
 export const ROLL_OVERLAP_CHOICES = Object.keys(ROLL_OVERLAPS) as RollOverlap[];
 
+/** The longest name of an API key, in characters: the dashboard's form reads it too. */
+export const CREDENTIAL_NAME_MAX_LENGTH = 100;
+
+function assertName(name: string): void {
+  if ([...name].length > CREDENTIAL_NAME_MAX_LENGTH) {
+    throw new AppError(
+      ErrorCode.InvalidRequest,
+      `name must be at most ${CREDENTIAL_NAME_MAX_LENGTH} characters.`,
+      { param: 'name' },
+    );
+  }
+}
+
+function isRollOverlap(overlap: string): overlap is RollOverlap {
+  return (ROLL_OVERLAP_CHOICES as readonly string[]).includes(overlap);
+}
+
 /** Where a credential stands: usable, usable until a roll's overlap ends, or no longer usable. */
 export type CredentialState =
   | { kind: 'active' }
@@ -105,6 +122,7 @@ export class CredentialsService {
 
   /** A new key named `name`; live keys only for an active organization. */
   async create(owner: OwnerScope, name: string, actor: string): Promise<CreatedCredential> {
+    assertName(name);
     await this.assertMayIssue(owner);
     const { entity, secret } = await this.store(owner, name, (credential) =>
       this.credentials.create(credential),
@@ -160,9 +178,14 @@ export class CredentialsService {
   async roll(
     owner: OwnerScope,
     publicKey: string,
-    overlap: RollOverlap,
+    overlap: string,
     actor: string,
   ): Promise<RolledCredential> {
+    if (!isRollOverlap(overlap)) {
+      throw new AppError(ErrorCode.InvalidRequest, 'Choose how long the old key keeps working.', {
+        param: 'overlap',
+      });
+    }
     await this.assertMayIssue(owner);
     const current = await this.own(publicKey, owner);
     const expiresAt = new Date(Date.now() + ROLL_OVERLAPS[overlap]);

@@ -9,7 +9,7 @@ import {
   PING_EVENT_TYPE,
   type PingEvent,
 } from '#app/events';
-import { CredentialCipher } from '#app/partners';
+import { AuditLogRepository, CredentialCipher } from '#app/partners';
 import type { WebhookEndpointEntity } from '#app/persistence';
 import { SharedInFlightCap } from '#app/rate-limit';
 import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
@@ -92,11 +92,24 @@ function assertDescription(description: string | null | undefined): void {
   }
 }
 
+/** The event types an endpoint is sent: a non-empty list of known types; absent is unchanged. */
+function assertEvents(events: readonly string[] | undefined): void {
+  const known: readonly string[] = EVENT_TYPES;
+  if (events !== undefined && (events.length === 0 || events.some((t) => !known.includes(t)))) {
+    throw new AppError(
+      ErrorCode.InvalidRequest,
+      `events must be a non-empty list of event types: ${EVENT_TYPES.join(', ')}.`,
+      { param: 'events' },
+    );
+  }
+}
+
 /**
  * Partners' webhook endpoints (docs/decisions.md, "Webhook endpoint limits and pings"): create,
  * read, change, delete, rotate the secret, list attempts and ping. Every URL is checked (and
  * resolved) against the target policy before it is stored; secrets are sealed like credential
- * secrets and shown only on create and rotate.
+ * secrets and shown only on create and rotate. A change made on behalf of a person (`actor`, as
+ * the dashboard passes) is written to the organization's audit log, never with a secret.
  */
 @Injectable()
 export class WebhookEndpointsService {
@@ -113,12 +126,18 @@ export class WebhookEndpointsService {
     @Inject(WEBHOOK_RESOLVER) private readonly resolveAll: ResolveAll,
     @Inject(KEY_VALUE_STORE) store: KeyValueStore,
     private readonly pingListeners: PingListeners,
+    private readonly audit: AuditLogRepository,
   ) {
     this.pinging = new SharedInFlightCap(store, PING_LEASE_MS);
   }
 
-  async create(owner: OwnerScope, input: CreateEndpointInput): Promise<WebhookEndpointView> {
+  async create(
+    owner: OwnerScope,
+    input: CreateEndpointInput,
+    actor?: string,
+  ): Promise<WebhookEndpointView> {
     assertDescription(input.description);
+    assertEvents(input.events);
     await this.assertTarget(input.url, owner.livemode);
     const secret = generateWebhookSecret();
     const now = new Date();
@@ -149,6 +168,7 @@ export class WebhookEndpointsService {
       { orgId: owner.organizationId, endpointId: endpoint.id, livemode: owner.livemode },
       'webhook endpoint created',
     );
+    await this.record(actor, 'webhook_endpoint.create', id, owner, { url: input.url });
     return toWebhookEndpointView(endpoint, secret);
   }
 
@@ -160,27 +180,40 @@ export class WebhookEndpointsService {
     return toWebhookEndpointView(await this.own(id, owner));
   }
 
-  async update(id: string, owner: OwnerScope, patch: EndpointPatch): Promise<WebhookEndpointView> {
-    assertDescription(patch.description);
-    await this.own(id, owner);
-    if (patch.url !== undefined) {
-      await this.assertTarget(patch.url, owner.livemode);
-    }
-    const updated = await this.endpoints.update(id, owner, patch);
-    if (!updated) {
-      throw notFound();
-    }
-    return toWebhookEndpointView(updated);
+  async update(
+    id: string,
+    owner: OwnerScope,
+    patch: EndpointPatch,
+    actor?: string,
+  ): Promise<WebhookEndpointView> {
+    const updated = await this.patch(id, owner, patch);
+    const { url, events, enabled } = patch;
+    await this.record(actor, 'webhook_endpoint.update', id, owner, { url, events, enabled });
+    return updated;
   }
 
-  async delete(id: string, owner: OwnerScope): Promise<void> {
+  /** Sends to the endpoint again, or nothing more (its pending deliveries wait meanwhile). */
+  async setEnabled(
+    id: string,
+    owner: OwnerScope,
+    enabled: boolean,
+    actor?: string,
+  ): Promise<WebhookEndpointView> {
+    const updated = await this.patch(id, owner, { enabled });
+    const action = enabled ? 'webhook_endpoint.enable' : 'webhook_endpoint.disable';
+    await this.record(actor, action, id, owner);
+    return updated;
+  }
+
+  async delete(id: string, owner: OwnerScope, actor?: string): Promise<void> {
     if (!WEBHOOK_ENDPOINT_ID.test(id) || !(await this.endpoints.delete(id, owner))) {
       throw notFound();
     }
+    await this.record(actor, 'webhook_endpoint.delete', id, owner);
   }
 
   /** A new secret; the current one keeps signing for 24 h, so receivers can switch in time. */
-  async rotateSecret(id: string, owner: OwnerScope): Promise<WebhookEndpointView> {
+  async rotateSecret(id: string, owner: OwnerScope, actor?: string): Promise<WebhookEndpointView> {
     await this.own(id, owner);
     const secret = generateWebhookSecret();
     const rotated = await this.endpoints.rotateSecret(
@@ -193,6 +226,7 @@ export class WebhookEndpointsService {
       throw notFound();
     }
     this.logger.log({ orgId: owner.organizationId, endpointId: id }, 'webhook secret rotated');
+    await this.record(actor, 'webhook_endpoint.rotate_secret', id, owner);
     return toWebhookEndpointView(rotated, secret);
   }
 
@@ -310,6 +344,45 @@ export class WebhookEndpointsService {
   /** The operator's view: every endpoint of the organization, both modes, with its health. */
   async healthOfOrganization(organizationId: string): Promise<WebhookEndpointHealthView[]> {
     return (await this.endpoints.healthOfOrganization(organizationId)).map(toHealthView);
+  }
+
+  private async patch(
+    id: string,
+    owner: OwnerScope,
+    patch: EndpointPatch,
+  ): Promise<WebhookEndpointView> {
+    assertDescription(patch.description);
+    assertEvents(patch.events);
+    await this.own(id, owner);
+    if (patch.url !== undefined) {
+      await this.assertTarget(patch.url, owner.livemode);
+    }
+    const updated = await this.endpoints.update(id, owner, patch);
+    if (!updated) {
+      throw notFound();
+    }
+    return toWebhookEndpointView(updated);
+  }
+
+  /** The audit entry of a change made on behalf of `actor` (none without one); never a secret. */
+  private async record(
+    actor: string | undefined,
+    action: string,
+    id: string,
+    owner: OwnerScope,
+    details: Record<string, unknown> = {},
+  ): Promise<void> {
+    if (actor === undefined) {
+      return;
+    }
+    await this.audit.record({
+      actor,
+      action,
+      targetType: 'webhook_endpoint',
+      targetId: id,
+      organizationId: owner.organizationId,
+      details: { mode: owner.livemode ? 'live' : 'test', ...details },
+    });
   }
 
   private async own(id: string, owner: OwnerScope) {

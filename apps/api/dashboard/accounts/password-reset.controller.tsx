@@ -1,7 +1,7 @@
-import { Get, HttpCode, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Get, Inject, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { AccountRequestsLimiter, DashboardAccountsService } from '#app/accounts';
-import { AppError, ErrorCode } from '#app/errors';
+import { ErrorCode } from '#app/errors';
 import { Field } from '../components/field.js';
 import { FormError, Notice } from '../components/flash.js';
 import { Form } from '../components/form.js';
@@ -9,10 +9,10 @@ import { Layout } from '../components/layout.js';
 import type { PageContext } from '../common/dashboard-request.js';
 import { DASHBOARD_SETTINGS, type DashboardSettings } from '../common/dashboard.config.js';
 import { DashboardController, FormBody, Page, PublicPage } from '../common/dashboard.decorators.js';
-import { setFlash } from '../common/flash.js';
+import { FormAnswer } from '../common/form-answer.js';
 import { emailProblem, passwordFieldProblem } from '../common/form-rules.js';
+import { checked, submitForm } from '../common/page-form.js';
 import { serviceOrigin } from '../../platform/site/origin.js';
-import { SeeOther } from '../common/see-other.js';
 import { LinkGonePage, SetPasswordPage } from './accounts.pages.js';
 
 /** The same answer whether or not the address has an account. */
@@ -84,27 +84,26 @@ export class PasswordResetController {
 
   @Post('forgot-password')
   @PublicPage()
-  @HttpCode(200)
   async sendLink(
     @Page() ctx: PageContext,
     @FormBody() form: Record<string, string>,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     const email = (form.email ?? '').trim();
     const problem = emailProblem(email);
     if (problem) {
-      res.status(400);
-      return <ForgotPasswordPage ctx={ctx} email={email.slice(0, 254)} error={problem} />;
+      return FormAnswer.page(
+        <ForgotPasswordPage ctx={ctx} email={email.slice(0, 254)} error={problem} />,
+        400,
+      );
     }
     const waitMs = await this.limiter.admit('passwordReset', email, req.ip ?? 'unknown');
     if (waitMs > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
-      res.status(429);
-      return <ForgotPasswordPage ctx={ctx} email={email} error={TOO_MANY_RESETS} />;
+      const page = <ForgotPasswordPage ctx={ctx} email={email} error={TOO_MANY_RESETS} />;
+      return FormAnswer.page(page, 429, { retryAfterMs: waitMs });
     }
     await this.accounts.requestPasswordReset(email, serviceOrigin(req, this.settings.publicUrl));
-    return <ForgotPasswordPage ctx={ctx} sent />;
+    return FormAnswer.page(<ForgotPasswordPage ctx={ctx} sent />);
   }
 
   @Get('reset-password/:token')
@@ -112,49 +111,39 @@ export class PasswordResetController {
   async resetPage(
     @Page() ctx: PageContext,
     @Param('token') token: string,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<JSX.Element | FormAnswer> {
     if (!(await this.accounts.isResetLinkOpen(token))) {
-      res.status(404);
-      return <LinkGonePage ctx={ctx} what="password reset" />;
+      return FormAnswer.page(<LinkGonePage ctx={ctx} what="password reset" />, 404);
     }
     return <ResetPage ctx={ctx} token={token} />;
   }
 
   @Post('reset-password/:token')
   @PublicPage()
-  @HttpCode(200)
   async reset(
     @Page() ctx: PageContext,
     @Param('token') token: string,
     @FormBody() form: Record<string, string>,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     const password = form.password ?? '';
-    const problem = passwordFieldProblem(password);
-    if (problem) {
-      res.status(400);
-      return <ResetPage ctx={ctx} token={token} error={problem} />;
-    }
-    try {
-      await this.accounts.resetPassword(token, password);
-    } catch (error: unknown) {
-      if (error instanceof AppError && error.param === 'password') {
-        res.status(400);
-        return <ResetPage ctx={ctx} token={token} error={error.message} />;
-      }
-      if (error instanceof AppError && error.code === ErrorCode.NotFound) {
-        res.status(404);
-        return <LinkGonePage ctx={ctx} what="password reset" />;
-      }
-      throw error;
-    }
-    setFlash(req, res, {
-      kind: 'success',
-      text: 'Your password is changed and every session ended. Sign in with the new password.',
+    return submitForm({
+      check: () => checked(password, { password: passwordFieldProblem(password) ?? undefined }),
+      submit: (password) => this.accounts.resetPassword(token, password),
+      refusals: (error) => error.param === 'password' || error.code === ErrorCode.NotFound,
+      done: () =>
+        FormAnswer.done(
+          '/partner/login',
+          'Your password is changed and every session ended. Sign in with the new password.',
+        ),
+      refused: {
+        again: (problems) =>
+          problems.password === undefined ? (
+            FormAnswer.page(<LinkGonePage ctx={ctx} what="password reset" />, 404)
+          ) : (
+            <ResetPage ctx={ctx} token={token} error={problems.password} />
+          ),
+      },
     });
-    throw new SeeOther('/partner/login');
   }
 }
 

@@ -1,15 +1,9 @@
-import { Get, HttpCode, Param, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import {
-  DashboardAccountsService,
-  dashboardActor,
-  ReauthenticationService,
-  type SignedIn,
-} from '#app/accounts';
+import { Get, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { DashboardAccountsService, dashboardActor, type SignedIn } from '#app/accounts';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import { Mailer } from '#app/mail';
-import { CredentialsService, ROLL_OVERLAP_CHOICES, type RollOverlap } from '#app/partners';
+import { CREDENTIAL_NAME_MAX_LENGTH, CredentialsService } from '#app/partners';
 import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,
@@ -19,16 +13,22 @@ import {
   Page,
   Roles,
 } from '../common/dashboard.decorators.js';
-import { setFlash } from '../common/flash.js';
+import { FormAnswer } from '../common/form-answer.js';
 import { issuingBlockedReason } from '../common/issuing.js';
 import { textProblem } from '../common/form-rules.js';
-import { ReauthPrompts, reauthRefusalText, setRetryAfter } from '../common/reauth.js';
-import { SeeOther } from '../common/see-other.js';
+import { checked, submitForm } from '../common/page-form.js';
+import { ReauthPrompts } from '../common/reauth.js';
+import { Reauthenticated, type RefusedReauth } from '../common/reauthenticated.js';
 import { ApiKeysPage, type ApiKeysView } from './api-keys.page.js';
 
 type Form = Record<string, string>;
 
 const PAGE = '/partner/api-keys';
+/**
+ * A state that forbids a change (a key revoked or rolled meanwhile, in another tab) is a message
+ * on the page instead of an error page.
+ */
+const BACK = { back: PAGE };
 
 function ownerOf(me: SignedIn): OwnerScope {
   return { organizationId: me.organization.id, livemode: me.session.mode === 'live' };
@@ -44,9 +44,7 @@ function ownerOf(me: SignedIn): OwnerScope {
 export class ApiKeysController {
   constructor(
     private readonly keys: CredentialsService,
-    private readonly reauth: ReauthenticationService,
     private readonly accounts: DashboardAccountsService,
-    private readonly mailer: Mailer,
     private readonly prompts: ReauthPrompts,
   ) {}
 
@@ -62,78 +60,66 @@ export class ApiKeysController {
 
   @Post()
   @Roles('owner', 'developer')
-  @HttpCode(200)
-  async create(
+  create(
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     const name = (form.name ?? '').trim();
-    const problem = textProblem(name, 'a name', 100);
-    if (problem) {
-      res.status(400);
-      const view = await this.view(me, req);
-      return (
-        <ApiKeysPage
-          ctx={ctx}
-          view={{ ...view, name: [...name].slice(0, 100).join(''), nameError: problem }}
-        />
-      );
-    }
-    const created = await this.keys.create(ownerOf(me), name, dashboardActor(me.user));
-    const view = await this.view(me, req);
-    return (
-      <ApiKeysPage
-        ctx={ctx}
-        view={{
-          ...view,
-          shown: { kind: 'created', publicKey: created.publicKey, secret: created.secret },
-        }}
-      />
-    );
+    return submitForm({
+      check: () =>
+        checked(name, {
+          name: textProblem(name, 'a name', CREDENTIAL_NAME_MAX_LENGTH) ?? undefined,
+        }),
+      submit: (name) => this.keys.create(ownerOf(me), name, dashboardActor(me.user)),
+      done: async (created) => {
+        const { publicKey, secret } = created;
+        const shown = { kind: 'created', publicKey, secret } as const;
+        return FormAnswer.page(
+          <ApiKeysPage ctx={ctx} view={{ ...(await this.view(me, req)), shown }} />,
+        );
+      },
+      refused: {
+        again: async (problems) => (
+          <ApiKeysPage
+            ctx={ctx}
+            view={{
+              ...(await this.view(me, req)),
+              name: [...name].slice(0, CREDENTIAL_NAME_MAX_LENGTH).join(''),
+              nameError: problems.name ?? problems.form,
+            }}
+          />
+        ),
+      },
+    });
   }
 
+  /** Wrong proofs here count with failed sign-ins, so a taken-over session cannot guess them. */
   @Post(':publicKey/reveal')
   @Roles('owner', 'developer')
-  @HttpCode(200)
-  async reveal(
+  @Reauthenticated<ApiKeysController>('to reveal the secret', {
+    again: (page, refused) => page.revealRefused(refused),
+    status: { missing: 403, wrong: 403 },
+  })
+  reveal(
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
-    @FormBody() form: Form,
     @Param('publicKey') publicKey: string,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
-    const owner = ownerOf(me);
-    // Unknown keys are refused before the password is checked, so it cannot be probed here.
-    const known = (await this.keys.list(owner)).some((key) => key.publicKey === publicKey);
-    if (!known) {
-      throw new AppError(ErrorCode.NotFound, 'API key not found.');
-    }
-    // Wrong proofs here count with failed sign-ins, so a taken-over session cannot guess them.
-    const confirmed = await this.reauth.ensure(me, form, req.ip ?? 'unknown');
-    if (!confirmed.ok) {
-      setRetryAfter(res, confirmed);
-      res.status(confirmed.refusal === 'throttled' ? 429 : 403);
-      const message = reauthRefusalText(confirmed, 'to reveal the secret');
-      const view = await this.view(me, req);
-      return <ApiKeysPage ctx={ctx} view={{ ...view, keyError: { publicKey, message } }} />;
-    }
-    const revealed = await this.refusedAsFlash(req, res, () =>
-      this.keys.reveal(owner, publicKey, dashboardActor(me.user)),
-    );
-    await this.noticeToOwners(me, revealed.credential.name, publicKey);
-    return (
-      <ApiKeysPage
-        ctx={ctx}
-        view={{
-          ...(await this.view(me, req)),
-          shown: { kind: 'revealed', publicKey, secret: revealed.secret },
-        }}
-      />
-    );
+  ): Promise<FormAnswer> {
+    return submitForm({
+      submit: () => this.keys.reveal(ownerOf(me), publicKey, dashboardActor(me.user)),
+      refusals: [ErrorCode.Conflict],
+      done: async (revealed) => {
+        await this.noticeToOwners(me, revealed.credential.name, publicKey);
+        const shown = { kind: 'revealed', publicKey, secret: revealed.secret } as const;
+        return FormAnswer.page(
+          <ApiKeysPage ctx={ctx} view={{ ...(await this.view(me, req)), shown }} />,
+        );
+      },
+      refused: BACK,
+    });
   }
 
   @Post(':publicKey/revoke')
@@ -141,54 +127,57 @@ export class ApiKeysController {
   async revoke(
     @CurrentUser() me: SignedIn,
     @Param('publicKey') publicKey: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<never> {
+  ): Promise<FormAnswer> {
     const revoked = await this.keys.revoke(ownerOf(me), publicKey, dashboardActor(me.user));
-    setFlash(req, res, {
-      kind: 'success',
-      text: `Key ${revoked.name ?? revoked.publicKey} revoked: it no longer works.`,
-    });
-    throw new SeeOther(PAGE);
+    return FormAnswer.done(
+      PAGE,
+      `Key ${revoked.name ?? revoked.publicKey} revoked: it no longer works.`,
+    );
   }
 
   @Post(':publicKey/roll')
   @Roles('owner', 'developer')
-  @HttpCode(200)
-  async roll(
+  roll(
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
     @FormBody() form: Form,
     @Param('publicKey') publicKey: string,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
-    const overlap = form.overlap as RollOverlap;
-    if (!ROLL_OVERLAP_CHOICES.includes(overlap)) {
-      throw new AppError(ErrorCode.InvalidRequest, 'Choose how long the old key keeps working.');
+  ): Promise<FormAnswer> {
+    return submitForm({
+      submit: () =>
+        this.keys.roll(ownerOf(me), publicKey, form.overlap ?? '', dashboardActor(me.user)),
+      refusals: [ErrorCode.Conflict],
+      done: async ({ previous, replacement }) => {
+        const expiresAt =
+          previous.state.kind === 'expiring' || previous.state.kind === 'expired'
+            ? previous.state.at
+            : null;
+        const shown = {
+          kind: 'rolled',
+          publicKey: replacement.publicKey,
+          secret: replacement.secret,
+          replaced: { publicKey: previous.publicKey, expiresAt },
+        } as const;
+        return FormAnswer.page(
+          <ApiKeysPage ctx={ctx} view={{ ...(await this.view(me, req)), shown }} />,
+        );
+      },
+      refused: BACK,
+    });
+  }
+
+  /**
+   * The page with a refused re-authentication beside the key's "Reveal secret". A key that is
+   * not the session's is not found, whatever the proof.
+   */
+  async revealRefused({ ctx, me, req, message }: RefusedReauth): Promise<JSX.Element> {
+    const { publicKey } = req.params;
+    const view = await this.view(me, req);
+    if (typeof publicKey !== 'string' || !view.keys.some((key) => key.publicKey === publicKey)) {
+      throw new AppError(ErrorCode.NotFound, 'API key not found.');
     }
-    const rolled = await this.refusedAsFlash(req, res, () =>
-      this.keys.roll(ownerOf(me), publicKey, overlap, dashboardActor(me.user)),
-    );
-    const { previous, replacement } = rolled;
-    const expiresAt =
-      previous.state.kind === 'expiring' || previous.state.kind === 'expired'
-        ? previous.state.at
-        : null;
-    return (
-      <ApiKeysPage
-        ctx={ctx}
-        view={{
-          ...(await this.view(me, req)),
-          shown: {
-            kind: 'rolled',
-            publicKey: replacement.publicKey,
-            secret: replacement.secret,
-            replaced: { publicKey: previous.publicKey, expiresAt },
-          },
-        }}
-      />
-    );
+    return <ApiKeysPage ctx={ctx} view={{ ...view, keyError: { publicKey, message } }} />;
   }
 
   private async view(me: SignedIn, req: Request): Promise<ApiKeysView> {
@@ -203,49 +192,15 @@ export class ApiKeysController {
     };
   }
 
-  /**
-   * Runs `action`; a state that forbids it (a key revoked or rolled meanwhile, in another tab)
-   * becomes a message on the page instead of an error page.
-   */
-  private async refusedAsFlash<T>(
-    req: Request,
-    res: Response,
-    action: () => Promise<T>,
-  ): Promise<T> {
-    try {
-      return await action();
-    } catch (error: unknown) {
-      if (error instanceof AppError && error.code === ErrorCode.Conflict) {
-        setFlash(req, res, { kind: 'error', text: error.message });
-        throw new SeeOther(PAGE);
-      }
-      throw error;
-    }
-  }
-
-  /** Tells every owner a secret was revealed; a mail that fails is logged, never undoes it. */
-  private async noticeToOwners(
-    me: SignedIn,
-    name: string | null,
-    publicKey: string,
-  ): Promise<void> {
-    const owners = (await this.accounts.listUsers(me.organization.id)).filter(
-      (user) => user.role === 'owner' && !user.disabledAt,
-    );
-    const mode = me.session.mode;
-    const text = [
-      `${me.user.email} revealed the secret of the ${mode} API key ${name ? `"${name}" ` : ''}(${publicKey}) of ${me.organization.name} at ${new Date().toISOString()}.`,
-      '',
-      'If you did not expect this, roll or revoke the key on the API keys page of the dashboard.',
-    ].join('\n');
-    await Promise.all(
-      owners.map((owner) =>
-        this.mailer.sendQuietly({
-          to: owner.email,
-          subject: `An API key secret of ${me.organization.name} was revealed`,
-          text,
-        }),
-      ),
-    );
+  /** Tells every owner a secret was revealed. */
+  private noticeToOwners(me: SignedIn, name: string | null, publicKey: string): Promise<void> {
+    return this.accounts.mailOwners(me.organization.id, {
+      subject: `An API key secret of ${me.organization.name} was revealed`,
+      text: [
+        `${me.user.email} revealed the secret of the ${me.session.mode} API key ${name ? `"${name}" ` : ''}(${publicKey}) of ${me.organization.name} at ${new Date().toISOString()}.`,
+        '',
+        'If you did not expect this, roll or revoke the key on the API keys page of the dashboard.',
+      ].join('\n'),
+    });
   }
 }

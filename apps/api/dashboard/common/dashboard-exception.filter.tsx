@@ -3,6 +3,7 @@ import type { Response } from 'express';
 import { AppError, ErrorCode, INTERNAL_ERROR_MESSAGE, logHttpError, toAppError } from '#app/errors';
 import { Layout } from '../components/layout.js';
 import type { DashboardRequest, PageContext } from './dashboard-request.js';
+import { AnsweredInstead, writeFormAnswer } from './form-answer.js';
 import { retryAfterSeconds } from './retry-after.js';
 import { SeeOther } from './see-other.js';
 
@@ -20,7 +21,8 @@ const TITLES: Record<number, string> = {
 const OUTAGE_RETRY_AFTER_MS = 5000;
 
 /**
- * Dashboard routes answer people, not programs: a redirect for `SeeOther`, otherwise an HTML
+ * Dashboard routes answer people, not programs: a redirect for `SeeOther`, the answer a guard
+ * gave instead of the handler (`AnsweredInstead`: a refused re-authentication), otherwise an HTML
  * page. Errors map through the API's one mapper (`toAppError`), so a status means the same on
  * every surface: an outage is a 503 page with `Retry-After`, an unexpected error a 500 page whose
  * stack goes to the log, never to the page; no page shows a stack or SQL.
@@ -37,6 +39,13 @@ export class DashboardExceptionFilter implements ExceptionFilter {
     }
     if (exception instanceof SeeOther) {
       res.redirect(303, exception.url);
+      return;
+    }
+    if (exception instanceof AnsweredInstead) {
+      void writeFormAnswer(exception.answer, req, res).then(
+        (body) => res.send(body),
+        (failed: unknown) => this.catch(failed, host),
+      );
       return;
     }
     const mapped = toAppError(exception);

@@ -5,6 +5,7 @@ import {
   type ExecutionContext,
   UseFilters,
   UseGuards,
+  UseInterceptors,
 } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { SignedIn } from '#app/accounts';
@@ -14,10 +15,12 @@ export * from './access.decorators.js';
 import type { DashboardRequest, PageContext } from './dashboard-request.js';
 import { DashboardExceptionFilter } from './dashboard-exception.filter.js';
 import { DashboardGuard } from './dashboard.guard.js';
+import { FormAnswerInterceptor } from './form-answer.js';
 
 /**
  * A dashboard controller under `/partner/<path>`: the per-IP limit, the session/CSRF/role
- * guard, HTML error pages, and kept out of the API's OpenAPI documents.
+ * guard, HTML error pages, the form answers its handlers return (`FormAnswer`), and kept out of
+ * the API's OpenAPI documents.
  */
 export function DashboardController(path = ''): ClassDecorator {
   return applyDecorators(
@@ -25,6 +28,7 @@ export function DashboardController(path = ''): ClassDecorator {
     Controller(path === '' ? 'partner' : `partner/${path}`),
     RateLimits('ip'),
     UseGuards(RateLimitGuard, DashboardGuard),
+    UseInterceptors(FormAnswerInterceptor),
     UseFilters(DashboardExceptionFilter),
   );
 }
@@ -52,11 +56,10 @@ export const CurrentUser = createParamDecorator((_: unknown, context: ExecutionC
 });
 
 /**
- * The submitted form's fields, as strings: a repeated field or anything not a string is
- * dropped, so a handler only ever sees text (and validates it).
+ * A submitted form's fields, as strings: a repeated field or anything not a string is dropped,
+ * so a handler only ever sees text (and validates it).
  */
-export const FormBody = createParamDecorator((_: unknown, context: ExecutionContext) => {
-  const body: unknown = context.switchToHttp().getRequest<DashboardRequest>().body;
+export function formFields(body: unknown): Record<string, string> {
   const fields: Record<string, string> = Object.create(null) as Record<string, string>;
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
@@ -66,4 +69,9 @@ export const FormBody = createParamDecorator((_: unknown, context: ExecutionCont
     }
   }
   return fields;
-});
+}
+
+/** The submitted form's fields, as strings (`formFields`). */
+export const FormBody = createParamDecorator((_: unknown, context: ExecutionContext) =>
+  formFields(context.switchToHttp().getRequest<DashboardRequest>().body),
+);

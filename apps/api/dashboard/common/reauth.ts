@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import {
   type ReauthFactor,
   ReauthenticationService,
@@ -8,7 +8,6 @@ import {
 } from '#app/accounts';
 import { relyingPartyFor, type RelyingParty } from '#app/dashboard-factors';
 import { DASHBOARD_SETTINGS, type DashboardSettings } from './dashboard.config.js';
-import { retryAfterSeconds } from './retry-after.js';
 
 /** What a sensitive form asks so the person proves who they are (none within 5 minutes). */
 export interface ReauthPrompt {
@@ -84,12 +83,5 @@ export function reauthRefusalText(refusal: ReauthRefusal, purpose: string): stri
       return `That ${either(refusal.tried.map((f) => TRIED[f]))} is not right.`;
     case 'throttled':
       return 'Too many wrong attempts. Wait a few minutes, then try again.';
-  }
-}
-
-/** A throttled refusal's `Retry-After`, for the answer that reports it. */
-export function setRetryAfter(res: Response, refusal: ReauthRefusal): void {
-  if (refusal.refusal === 'throttled') {
-    res.setHeader('Retry-After', retryAfterSeconds(refusal.retryAfterMs));
   }
 }

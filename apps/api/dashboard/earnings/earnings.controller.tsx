@@ -1,13 +1,6 @@
-import { Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
+import { Get, Post, Query, Req, Res } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import {
-  dashboardActor,
-  DashboardAccountsService,
-  ReauthenticationService,
-  type SignedIn,
-} from '#app/accounts';
-import { AppError } from '#app/errors';
-import { Mailer } from '#app/mail';
+import { dashboardActor, DashboardAccountsService, type SignedIn } from '#app/accounts';
 import { OrganizationsService } from '#app/partners';
 import { decodeKeyset, type KeysetPageRequest } from '#app/persistence';
 import {
@@ -22,16 +15,27 @@ import {
   CurrentUser,
   DashboardController,
   FormBody,
+  formFields,
   Page,
   Roles,
 } from '../common/dashboard.decorators.js';
-import { setFlash } from '../common/flash.js';
-import { ReauthPrompts, reauthRefusalText, setRetryAfter } from '../common/reauth.js';
-import { SeeOther } from '../common/see-other.js';
+import { FormAnswer } from '../common/form-answer.js';
+import { submitForm } from '../common/page-form.js';
+import { ReauthPrompts } from '../common/reauth.js';
+import { Reauthenticated } from '../common/reauthenticated.js';
 import { csvFilename, sendCsv } from '../data/csv-download.js';
 import { EarningsPage, NETWORK_LABELS, type PayoutForm } from './earnings.page.js';
 
 const LEDGER_PAGE = 50;
+const PAGE = '/partner/earnings';
+
+/** The payout form as typed, to show it again. */
+function payoutValues(form: Record<string, string>): PayoutForm['values'] {
+  return {
+    payoutAddress: (form.payoutAddress ?? '').slice(0, 128),
+    payoutNetwork: form.payoutNetwork ?? '',
+  };
+}
 
 /** A ledger page position from the query; anything that is not one of ours is the first page. */
 function ledgerPage(after: unknown, before: unknown): KeysetPageRequest {
@@ -57,9 +61,7 @@ export class DashboardEarningsController {
     private readonly payoutAddress: PayoutAddressService,
     private readonly organizations: OrganizationsService,
     private readonly accounts: DashboardAccountsService,
-    private readonly reauthentication: ReauthenticationService,
     private readonly prompts: ReauthPrompts,
-    private readonly mailer: Mailer,
   ) {}
 
   @Get()
@@ -87,68 +89,60 @@ export class DashboardEarningsController {
 
   @Post('payout-address')
   @Roles('owner')
-  @HttpCode(200)
-  async changePayoutAddress(
+  @Reauthenticated<DashboardEarningsController>('to change the payout address', {
+    again: (page, { ctx, me, req, message }) =>
+      page.render(
+        ctx,
+        me,
+        req,
+        { limit: LEDGER_PAGE },
+        {
+          values: payoutValues(formFields(req.body)),
+          errors: { reauth: message },
+        },
+      ),
+    // Asking for the confirmation is a prompt (2xx); a wrong one is a refused form.
+    status: { missing: 200, wrong: 400 },
+  })
+  changePayoutAddress(
     @Page() ctx: PageContext,
     @CurrentUser() signedIn: SignedIn,
     @FormBody() form: Record<string, string>,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
-    const refused = (status: number, problem: Omit<PayoutForm, 'values'>): Promise<JSX.Element> => {
-      res.status(status);
-      return this.render(
-        ctx,
-        signedIn,
-        req,
-        { limit: LEDGER_PAGE },
-        {
-          values: {
-            payoutAddress: (form.payoutAddress ?? '').slice(0, 128),
-            payoutNetwork: form.payoutNetwork ?? '',
-          },
-          ...problem,
-        },
-      );
-    };
-    const confirmed = await this.reauthentication.ensure(signedIn, form, req.ip ?? 'unknown');
-    if (!confirmed.ok) {
-      setRetryAfter(res, confirmed);
-      // Asking for the confirmation is a prompt (2xx); a wrong one is a refused form.
-      const status = { missing: 200, wrong: 400, throttled: 429 }[confirmed.refusal];
-      return refused(status, {
-        errors: { reauth: reauthRefusalText(confirmed, 'to change the payout address') },
-      });
-    }
-    let change: PayoutAddressChange;
-    try {
-      change = await this.payoutAddress.change(
-        signedIn.organization.id,
-        { payoutAddress: form.payoutAddress, payoutNetwork: form.payoutNetwork },
-        dashboardActor(signedIn.user),
-      );
-    } catch (error: unknown) {
-      if (
-        error instanceof AppError &&
-        (error.param === 'payoutAddress' || error.param === 'payoutNetwork')
-      ) {
-        return refused(400, { errors: { [error.param]: error.message } });
-      }
-      throw error;
-    }
-    if (change.changed) {
-      await this.noticeOwners(signedIn, change);
-    }
-    setFlash(req, res, {
-      kind: 'success',
-      text: change.changed
-        ? 'Payout address saved. Every owner gets a notice.'
-        : 'Payout address unchanged.',
+  ): Promise<FormAnswer> {
+    return submitForm({
+      submit: () =>
+        this.payoutAddress.change(
+          signedIn.organization.id,
+          { payoutAddress: form.payoutAddress, payoutNetwork: form.payoutNetwork },
+          dashboardActor(signedIn.user),
+        ),
+      refusals: (error) => error.param === 'payoutAddress' || error.param === 'payoutNetwork',
+      done: async (change) => {
+        if (!change.changed) {
+          return FormAnswer.done(PAGE, 'Payout address unchanged.');
+        }
+        await this.noticeOwners(signedIn, change);
+        return FormAnswer.done(PAGE, 'Payout address saved. Every owner gets a notice.');
+      },
+      refused: {
+        again: (errors) =>
+          this.render(
+            ctx,
+            signedIn,
+            req,
+            { limit: LEDGER_PAGE },
+            {
+              values: payoutValues(form),
+              errors,
+            },
+          ),
+      },
     });
-    throw new SeeOther('/partner/earnings');
   }
 
-  private async render(
+  /** The page, with the payout form as typed and its problems when it was refused. */
+  async render(
     ctx: PageContext,
     signedIn: SignedIn,
     req: Request,
@@ -178,26 +172,18 @@ export class DashboardEarningsController {
   }
 
   /** Every owner hears of a change of where the money goes, the one who made it included. */
-  private async noticeOwners(signedIn: SignedIn, change: PayoutAddressChange): Promise<void> {
-    const owners = (await this.accounts.listUsers(signedIn.organization.id)).filter(
-      (user) => user.role === 'owner' && user.disabledAt === null,
-    );
+  private noticeOwners(signedIn: SignedIn, change: PayoutAddressChange): Promise<void> {
     const previous = change.previous.address
       ? `${NETWORK_LABELS[change.previous.network]}: ${change.previous.address}`
       : 'none';
-    await Promise.all(
-      owners.map((owner) =>
-        this.mailer.sendQuietly({
-          to: owner.email,
-          subject: `The payout address of ${signedIn.organization.name} changed`,
-          text:
-            `${signedIn.user.email} changed the payout address of ${signedIn.organization.name}.\n\n` +
-            `New: ${NETWORK_LABELS[change.current.network]}: ${change.current.address}\n` +
-            `Before: ${previous}\n\n` +
-            'Payouts not yet paid go to the new address. If you did not expect this change, ' +
-            'sign in, set the right address and review your team and sessions.',
-        }),
-      ),
-    );
+    return this.accounts.mailOwners(signedIn.organization.id, {
+      subject: `The payout address of ${signedIn.organization.name} changed`,
+      text:
+        `${signedIn.user.email} changed the payout address of ${signedIn.organization.name}.\n\n` +
+        `New: ${NETWORK_LABELS[change.current.network]}: ${change.current.address}\n` +
+        `Before: ${previous}\n\n` +
+        'Payouts not yet paid go to the new address. If you did not expect this change, ' +
+        'sign in, set the right address and review your team and sessions.',
+    });
   }
 }

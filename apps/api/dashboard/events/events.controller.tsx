@@ -1,5 +1,4 @@
-import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Get, Param, Post, Query } from '@nestjs/common';
 import type { SignedIn } from '#app/accounts';
 import { AppError, ErrorCode } from '#app/errors';
 import { EVENT_TYPES, EventsQueryService, type EventType } from '#app/events';
@@ -13,8 +12,8 @@ import {
   Page,
   Roles,
 } from '../common/dashboard.decorators.js';
-import { SeeOther } from '../common/see-other.js';
-import { ownerOf, resendAndTell } from '../webhooks/webhooks.controller.js';
+import type { FormAnswer } from '../common/form-answer.js';
+import { ownerOf, resendEvent } from '../webhooks/webhooks.controller.js';
 import { EventPage, eventPath, EventsPage } from './events.pages.js';
 
 const EVENTS_PER_PAGE = 25;
@@ -98,11 +97,8 @@ export class EventsPagesController {
     @CurrentUser() me: SignedIn,
     @FormBody() form: Record<string, string>,
     @Param('id') id: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<never> {
+  ): Promise<FormAnswer> {
     const event = await this.events.get(id, ownerOf(me));
-    await resendAndTell(this.endpoints, me, form.endpointId ?? '', event.id, req, res);
-    throw new SeeOther(eventPath(event.id));
+    return resendEvent(this.endpoints, me, form.endpointId ?? '', event.id, eventPath(event.id));
   }
 }

@@ -11,6 +11,7 @@ import type { RelyingParty } from '#app/dashboard-factors';
 import { dashboardCookie, readCookie, SESSION_COOKIE } from '../common/cookies.js';
 import { DASHBOARD_SETTINGS, type DashboardSettings } from '../common/dashboard.config.js';
 import { requestRelyingParty } from '../common/reauth.js';
+import { type SecondFactorChange, SecondFactorNotices } from './second-factor-notices.js';
 
 /** How the person proved who they are, as the audit log records a sign-in. */
 export type SignInFactor = 'totp' | 'recovery_code' | 'passkey';
@@ -45,6 +46,7 @@ export class SecondFactorSessions {
     private readonly accounts: DashboardAccountsService,
     private readonly sessions: DashboardSessionsService,
     private readonly audit: DashboardAudit,
+    private readonly notices: SecondFactorNotices,
     @Inject(DASHBOARD_SETTINGS) private readonly settings: DashboardSettings,
   ) {}
 
@@ -90,9 +92,24 @@ export class SecondFactorSessions {
     );
   }
 
-  /** A new session id after a change of second factor; the old id stops working. */
-  async rotate(req: Request, res: Response, signedIn: SignedIn): Promise<void> {
-    const token = await this.sessions.rotate(signedIn.session);
-    res.cookie(SESSION_COOKIE, token, dashboardCookie(req));
+  /**
+   * After a change of second factor: a new session id (the old one stops working; its token is
+   * answered, for the cookie), the audit entry and the notice to the user. `name`: the passkey's.
+   */
+  async changed(
+    me: SignedIn,
+    change: SecondFactorChange,
+    ip: string,
+    name?: string,
+  ): Promise<string> {
+    const token = await this.sessions.rotate(me.session);
+    await this.audit.record(
+      me.user,
+      change,
+      { type: 'user', id: me.user.id },
+      name === undefined ? undefined : { name },
+    );
+    await this.notices.send(me, change, ip, name);
+    return token;
   }
 }

@@ -1,6 +1,6 @@
-import { Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { DashboardAudit, ReauthenticationService, type SignedIn } from '#app/accounts';
+import { Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { ReauthenticationService, type SignedIn } from '#app/accounts';
 import { PasskeysService, TotpService } from '#app/dashboard-factors';
 import type { PageContext } from '../common/dashboard-request.js';
 import {
@@ -10,11 +10,10 @@ import {
   FormBody,
   Page,
 } from '../common/dashboard.decorators.js';
-import { setFlash } from '../common/flash.js';
+import { FormAnswer } from '../common/form-answer.js';
 import { safeNext } from '../../platform/site/origin.js';
-import { ReauthPrompts, reauthRefusalText, setRetryAfter } from '../common/reauth.js';
-import { SeeOther } from '../common/see-other.js';
-import { type SecondFactorChange, SecondFactorNotices } from './second-factor-notices.js';
+import { ReauthPrompts, reauthRefusalText } from '../common/reauth.js';
+import { Reauthenticated } from '../common/reauthenticated.js';
 import { credentialOf, SecondFactorSessions } from './second-factor-sessions.js';
 import {
   ConfirmPage,
@@ -29,6 +28,8 @@ type OptionsAnswer = { options: unknown } | { message: string };
 
 /** What the refusals of a change say the confirmation is for. */
 const PURPOSE = 'to change how you sign in';
+/** A refused change goes back to the second factors' page with the refusal as its message. */
+const BACK = { back: FACTORS_PATH };
 /** A passkey id as stored: base64url of at most 1023 bytes. */
 const PASSKEY_ID = /^[A-Za-z0-9_-]{1,1364}$/;
 
@@ -45,8 +46,6 @@ export class SecondFactorsController {
     private readonly passkeys: PasskeysService,
     private readonly reauth: ReauthenticationService,
     private readonly prompts: ReauthPrompts,
-    private readonly audit: DashboardAudit,
-    private readonly notices: SecondFactorNotices,
     private readonly factors: SecondFactorSessions,
   ) {}
 
@@ -70,17 +69,12 @@ export class SecondFactorsController {
 
   @Post('second-factors/totp')
   @AnyRole()
-  async beginTotp(
-    @CurrentUser() me: SignedIn,
-    @FormBody() form: Form,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    await this.confirmed(me, form, req, res);
+  @Reauthenticated(PURPOSE, BACK)
+  async beginTotp(@CurrentUser() me: SignedIn): Promise<FormAnswer> {
     if ((await this.totp.beginEnrolment(me.user.id, me.user.email)) === null) {
-      this.back(req, res, 'error', 'The authenticator app is on already.');
+      return FormAnswer.refused(FACTORS_PATH, 'The authenticator app is on already.');
     }
-    throw new SeeOther(`${FACTORS_PATH}/totp`);
+    return FormAnswer.redirect(`${FACTORS_PATH}/totp`);
   }
 
   @Get('second-factors/totp')
@@ -89,10 +83,10 @@ export class SecondFactorsController {
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
     @Req() req: Request,
-  ): Promise<JSX.Element> {
+  ): Promise<JSX.Element | FormAnswer> {
     const enrolment = await this.totp.pendingEnrolment(me.user.id, me.user.email);
     if (enrolment === null) {
-      throw new SeeOther(FACTORS_PATH);
+      return FormAnswer.redirect(FACTORS_PATH);
     }
     return (
       <TotpEnrolmentPage ctx={ctx} enrolment={enrolment} reauth={await this.prompts.for(me, req)} />
@@ -101,23 +95,20 @@ export class SecondFactorsController {
 
   @Post('second-factors/totp/confirm')
   @AnyRole()
-  @HttpCode(200)
+  @Reauthenticated(PURPOSE, BACK)
   async confirmTotp(
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
-    await this.confirmed(me, form, req, res);
+  ): Promise<FormAnswer> {
     const codes = await this.totp.confirmEnrolment(me.user.id, form.code ?? '');
     if (codes === null) {
       const enrolment = await this.totp.pendingEnrolment(me.user.id, me.user.email);
       if (enrolment === null) {
-        throw new SeeOther(FACTORS_PATH);
+        return FormAnswer.redirect(FACTORS_PATH);
       }
-      res.status(400);
-      return (
+      const page = (
         <TotpEnrolmentPage
           ctx={ctx}
           enrolment={enrolment}
@@ -125,57 +116,44 @@ export class SecondFactorsController {
           error="That code did not work. Enter the code your app shows now."
         />
       );
+      return FormAnswer.page(page, 400);
     }
-    await this.changed(req, res, me, 'totp.enabled');
-    return <RecoveryCodesPage ctx={ctx} codes={codes} />;
+    const token = await this.factors.changed(me, 'totp.enabled', req.ip ?? 'unknown');
+    return FormAnswer.page(<RecoveryCodesPage ctx={ctx} codes={codes} />).withSession(token);
   }
 
   @Post('second-factors/recovery-codes')
   @AnyRole()
-  @HttpCode(200)
+  @Reauthenticated(PURPOSE, BACK)
   async regenerate(
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
-    @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
-    await this.confirmed(me, form, req, res);
+  ): Promise<FormAnswer> {
     const codes = await this.totp.regenerateRecoveryCodes(me.user.id);
     if (codes === null) {
-      this.back(req, res, 'error', 'Turn on the authenticator app first.');
+      return FormAnswer.refused(FACTORS_PATH, 'Turn on the authenticator app first.');
     }
-    await this.changed(req, res, me, 'recovery_codes.regenerated');
-    return <RecoveryCodesPage ctx={ctx} codes={codes} />;
+    const token = await this.factors.changed(me, 'recovery_codes.regenerated', req.ip ?? 'unknown');
+    return FormAnswer.page(<RecoveryCodesPage ctx={ctx} codes={codes} />).withSession(token);
   }
 
   @Post('second-factors/totp/disable')
   @AnyRole()
-  async disableTotp(
-    @CurrentUser() me: SignedIn,
-    @FormBody() form: Form,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    await this.confirmed(me, form, req, res);
-    if (await this.totp.disable(me.user.id)) {
-      await this.changed(req, res, me, 'totp.disabled');
+  @Reauthenticated(PURPOSE, BACK)
+  async disableTotp(@CurrentUser() me: SignedIn, @Req() req: Request): Promise<FormAnswer> {
+    const off = FormAnswer.done(FACTORS_PATH, 'The authenticator app is off.');
+    if (!(await this.totp.disable(me.user.id))) {
+      return off;
     }
-    this.back(req, res, 'success', 'The authenticator app is off.');
+    return off.withSession(await this.factors.changed(me, 'totp.disabled', req.ip ?? 'unknown'));
   }
 
   @Post('second-factors/passkeys/options')
   @AnyRole()
   @HttpCode(200)
-  async passkeyOptions(
-    @CurrentUser() me: SignedIn,
-    @FormBody() form: Form,
-    @Req() req: Request,
-  ): Promise<OptionsAnswer> {
-    const confirmed = await this.reauth.ensure(me, form, req.ip ?? 'unknown');
-    if (!confirmed.ok) {
-      return { message: reauthRefusalText(confirmed, PURPOSE) };
-    }
+  @Reauthenticated(PURPOSE, { json: true })
+  async passkeyOptions(@CurrentUser() me: SignedIn, @Req() req: Request): Promise<OptionsAnswer> {
     const rp = this.factors.relyingParty(req);
     if (rp === null) {
       return { message: 'Passkeys are not available at this address.' };
@@ -188,13 +166,12 @@ export class SecondFactorsController {
 
   @Post('second-factors/passkeys')
   @AnyRole()
+  @Reauthenticated(PURPOSE, BACK)
   async registerPasskey(
     @CurrentUser() me: SignedIn,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    await this.confirmed(me, form, req, res);
+  ): Promise<FormAnswer> {
     const rp = this.factors.relyingParty(req);
     const passkey =
       rp &&
@@ -206,48 +183,46 @@ export class SecondFactorsController {
         form.name ?? '',
       ));
     if (!passkey) {
-      this.back(req, res, 'error', 'The passkey was not added. Try again.');
+      return FormAnswer.refused(FACTORS_PATH, 'The passkey was not added. Try again.');
     }
-    await this.changed(req, res, me, 'passkey.registered', passkey.name);
-    this.back(req, res, 'success', `Passkey “${passkey.name}” added.`);
+    const ip = req.ip ?? 'unknown';
+    const token = await this.factors.changed(me, 'passkey.registered', ip, passkey.name);
+    return FormAnswer.done(FACTORS_PATH, `Passkey “${passkey.name}” added.`).withSession(token);
   }
 
   @Post('second-factors/passkeys/:id/rename')
   @AnyRole()
+  @Reauthenticated(PURPOSE, BACK)
   async renamePasskey(
     @CurrentUser() me: SignedIn,
     @Param('id') id: string,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    await this.confirmed(me, form, req, res);
+  ): Promise<FormAnswer> {
     const name = (form.name ?? '').trim();
     if (!PASSKEY_ID.test(id) || !(await this.passkeys.rename(me.user.id, id, name))) {
-      this.back(req, res, 'error', 'Give the passkey a name of up to 64 characters.');
+      return FormAnswer.refused(FACTORS_PATH, 'Give the passkey a name of up to 64 characters.');
     }
-    await this.changed(req, res, me, 'passkey.renamed', name);
-    this.back(req, res, 'success', 'Passkey renamed.');
+    const token = await this.factors.changed(me, 'passkey.renamed', req.ip ?? 'unknown', name);
+    return FormAnswer.done(FACTORS_PATH, 'Passkey renamed.').withSession(token);
   }
 
   @Post('second-factors/passkeys/:id/remove')
   @AnyRole()
+  @Reauthenticated(PURPOSE, BACK)
   async removePasskey(
     @CurrentUser() me: SignedIn,
     @Param('id') id: string,
-    @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    await this.confirmed(me, form, req, res);
+  ): Promise<FormAnswer> {
     const name = PASSKEY_ID.test(id)
       ? (await this.passkeys.list(me.user.id)).find((passkey) => passkey.id === id)?.name
       : undefined;
     if (name === undefined || !(await this.passkeys.remove(me.user.id, id))) {
-      this.back(req, res, 'error', 'No such passkey.');
+      return FormAnswer.refused(FACTORS_PATH, 'No such passkey.');
     }
-    await this.changed(req, res, me, 'passkey.removed', name);
-    this.back(req, res, 'success', 'Passkey removed.');
+    const token = await this.factors.changed(me, 'passkey.removed', req.ip ?? 'unknown', name);
+    return FormAnswer.done(FACTORS_PATH, 'Passkey removed.').withSession(token);
   }
 
   @Get('confirm')
@@ -261,24 +236,26 @@ export class SecondFactorsController {
     return this.renderConfirm(ctx, me, req, safeNext(next));
   }
 
+  /** "Confirm it's you" as a page of its own: the proof is this form's whole purpose. */
   @Post('confirm')
   @AnyRole()
-  @HttpCode(200)
   async confirm(
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     const next = safeNext(form.next);
     const confirmed = await this.reauth.confirm(me, form, req.ip ?? 'unknown');
-    if (!confirmed.ok) {
-      res.status(confirmed.refusal === 'throttled' ? 429 : 401);
-      setRetryAfter(res, confirmed);
-      return this.renderConfirm(ctx, me, req, next, reauthRefusalText(confirmed, 'to go on'));
+    if (confirmed.ok) {
+      return FormAnswer.redirect(next);
     }
-    throw new SeeOther(next);
+    const error = reauthRefusalText(confirmed, 'to go on');
+    return FormAnswer.page(
+      await this.renderConfirm(ctx, me, req, next, error),
+      confirmed.refusal === 'throttled' ? 429 : 401,
+      { retryAfterMs: confirmed.refusal === 'throttled' ? confirmed.retryAfterMs : null },
+    );
   }
 
   @Post('confirm/passkey/options')
@@ -305,8 +282,7 @@ export class SecondFactorsController {
     @CurrentUser() me: SignedIn,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<never> {
+  ): Promise<FormAnswer> {
     const next = safeNext(form.next);
     const rp = this.factors.relyingParty(req);
     const confirmed = await this.reauth.confirmWith(
@@ -323,14 +299,9 @@ export class SecondFactorsController {
           credentialOf(form.credential),
         ),
     );
-    setFlash(
-      req,
-      res,
-      confirmed.ok
-        ? { kind: 'success', text: 'Confirmed: for 5 minutes, changes ask nothing more.' }
-        : { kind: 'error', text: reauthRefusalText(confirmed, 'to go on') },
-    );
-    throw new SeeOther(next);
+    return confirmed.ok
+      ? FormAnswer.done(next, 'Confirmed: for 5 minutes, changes ask nothing more.')
+      : FormAnswer.refused(next, reauthRefusalText(confirmed, 'to go on'));
   }
 
   private async renderConfirm(
@@ -351,39 +322,5 @@ export class SecondFactorsController {
         error={error}
       />
     );
-  }
-
-  /** Re-authenticated within 5 minutes, or by a proof in this very form; else back. */
-  private async confirmed(me: SignedIn, form: Form, req: Request, res: Response): Promise<void> {
-    const confirmed = await this.reauth.ensure(me, form, req.ip ?? 'unknown');
-    if (!confirmed.ok) {
-      this.back(req, res, 'error', reauthRefusalText(confirmed, PURPOSE));
-    }
-  }
-
-  /**
-   * After a change of second factor: a new session id, the audit entry and the notice to the
-   * user. `name`: the passkey's.
-   */
-  private async changed(
-    req: Request,
-    res: Response,
-    me: SignedIn,
-    change: SecondFactorChange,
-    name?: string,
-  ): Promise<void> {
-    await this.factors.rotate(req, res, me);
-    await this.audit.record(
-      me.user,
-      change,
-      { type: 'user', id: me.user.id },
-      name === undefined ? undefined : { name },
-    );
-    await this.notices.send(me, change, req.ip ?? 'unknown', name);
-  }
-
-  private back(req: Request, res: Response, kind: 'success' | 'error', text: string): never {
-    setFlash(req, res, { kind, text });
-    throw new SeeOther(FACTORS_PATH);
   }
 }

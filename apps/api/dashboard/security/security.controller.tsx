@@ -1,14 +1,6 @@
-import { Get, Param, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import {
-  DashboardAccountsService,
-  DashboardAudit,
-  DashboardSessionsService,
-  ReauthenticationService,
-  type SignedIn,
-} from '#app/accounts';
-import { AppError } from '#app/errors';
-import { dashboardCookie, SESSION_COOKIE } from '../common/cookies.js';
+import { Get, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
+import { DashboardAccountsService, DashboardSessionsService, type SignedIn } from '#app/accounts';
 import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,
@@ -17,14 +9,15 @@ import {
   FormBody,
   Page,
 } from '../common/dashboard.decorators.js';
-import { setFlash } from '../common/flash.js';
+import { FormAnswer } from '../common/form-answer.js';
 import { passwordFieldProblem } from '../common/form-rules.js';
-import { ReauthPrompts, reauthRefusalText } from '../common/reauth.js';
-import { SeeOther } from '../common/see-other.js';
+import { checked, submitForm } from '../common/page-form.js';
+import { ReauthPrompts } from '../common/reauth.js';
+import { Reauthenticated } from '../common/reauthenticated.js';
 import { SecondFactorsSection } from '../second-factors/second-factors.components.js';
 import { SecurityPage } from './security.page.js';
 
-const BACK = new SeeOther('/partner/security');
+const PAGE = '/partner/security';
 
 /** The Security page: the user's own sessions and password. */
 @DashboardController('security')
@@ -32,8 +25,6 @@ export class SecurityController {
   constructor(
     private readonly sessions: DashboardSessionsService,
     private readonly accounts: DashboardAccountsService,
-    private readonly reauth: ReauthenticationService,
-    private readonly audit: DashboardAudit,
     private readonly prompts: ReauthPrompts,
   ) {}
 
@@ -60,60 +51,38 @@ export class SecurityController {
   async endSession(
     @CurrentUser() me: SignedIn,
     @Param('sessionId') sessionId: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    if (!(await this.sessions.endForUser(sessionId, me.user.id))) {
-      setFlash(req, res, { kind: 'error', text: 'That session has ended already.' });
-      throw BACK;
+  ): Promise<FormAnswer> {
+    if (!(await this.sessions.endForUser(sessionId, me.user))) {
+      return FormAnswer.refused(PAGE, 'That session has ended already.');
     }
-    await this.audit.record(me.user, 'session.ended', { type: 'session', id: sessionId });
     if (sessionId === me.session.id) {
-      res.clearCookie(SESSION_COOKIE, dashboardCookie(req));
-      setFlash(req, res, { kind: 'info', text: 'You are signed out.' });
-      throw new SeeOther('/partner/login');
+      return FormAnswer.redirect('/partner/login', {
+        kind: 'info',
+        text: 'You are signed out.',
+      }).withSession(null);
     }
-    setFlash(req, res, { kind: 'success', text: 'Session ended.' });
-    throw BACK;
+    return FormAnswer.done(PAGE, 'Session ended.');
   }
 
   @Post('password')
   @AnyRole()
-  async changePassword(
+  @Reauthenticated('to change your password', { back: PAGE })
+  changePassword(
     @CurrentUser() me: SignedIn,
     @FormBody() form: Record<string, string>,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
+  ): Promise<FormAnswer> {
     const password = form.newPassword ?? '';
-    const problem = passwordFieldProblem(password);
-    if (problem) {
-      setFlash(req, res, { kind: 'error', text: problem });
-      throw BACK;
-    }
-    const confirmed = await this.reauth.ensure(me, form, req.ip ?? 'unknown');
-    if (!confirmed.ok) {
-      setFlash(req, res, {
-        kind: 'error',
-        text: reauthRefusalText(confirmed, 'to change your password'),
-      });
-      throw BACK;
-    }
-    try {
-      await this.accounts.changePassword(me.user, me.session.id, password);
-    } catch (error: unknown) {
-      if (error instanceof AppError && error.param === 'password') {
-        setFlash(req, res, { kind: 'error', text: error.message });
-        throw BACK;
-      }
-      throw error;
-    }
-    // A credential change: this session continues under a new id.
-    res.cookie(SESSION_COOKIE, await this.sessions.rotate(me.session), dashboardCookie(req));
-    setFlash(req, res, {
-      kind: 'success',
-      text: 'Password changed. Your other sessions ended.',
+    return submitForm({
+      check: () => checked(password, { newPassword: passwordFieldProblem(password) ?? undefined }),
+      submit: async (password) => {
+        await this.accounts.changePassword(me.user, me.session.id, password);
+        // A credential change: this session continues under a new id.
+        return this.sessions.rotate(me.session);
+      },
+      refusals: (error) => error.param === 'password',
+      done: (token) =>
+        FormAnswer.done(PAGE, 'Password changed. Your other sessions ended.').withSession(token),
+      refused: { back: PAGE },
     });
-    throw BACK;
   }
 }

@@ -1,5 +1,5 @@
-import { Get, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Get, Param, Post, Query, Res } from '@nestjs/common';
+import type { Response } from 'express';
 import type { SignedIn } from '#app/accounts';
 import { isAllowedTransition, type SwapStatus } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
@@ -16,8 +16,8 @@ import {
   Page,
   Roles,
 } from '../common/dashboard.decorators.js';
-import { setFlash } from '../common/flash.js';
-import { SeeOther } from '../common/see-other.js';
+import { FormAnswer } from '../common/form-answer.js';
+import { submitForm } from '../common/page-form.js';
 import { csvFilename, sendCsv } from '../data/csv-download.js';
 import { ownerScopeOf } from '../data/owner-scope.js';
 import { SwapPage, type TestHelperForms } from './swap.page.js';
@@ -122,45 +122,41 @@ export class DashboardSwapsController {
    */
   @Post(':id/test-helpers/deposit')
   @Roles('owner', 'developer')
-  async deposit(
+  deposit(
     @CurrentUser() signedIn: SignedIn,
     @Param('id') id: string,
     @FormBody() form: Form,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<never> {
+  ): Promise<FormAnswer> {
     const kind = form.kind as DepositKind;
     if (!DEPOSIT_KINDS.includes(kind)) {
       throw new AppError(ErrorCode.InvalidRequest, 'Choose a deposit to simulate.');
     }
     const input =
       kind === 'short' ? { amount: (form.amount ?? '').trim() } : { late: kind === 'late' };
-    const swap = await this.helped(req, res, id, () =>
-      this.helpers.deposit(ownerScopeOf(signedIn), id, input),
+    return helped(
+      id,
+      () => this.helpers.deposit(ownerScopeOf(signedIn), id, input),
+      (swap) => `Deposit simulated: the swap is ${swap.status}.`,
     );
-    setFlash(req, res, { kind: 'success', text: `Deposit simulated: the swap is ${swap.status}.` });
-    throw new SeeOther(swapPage(swap.id));
   }
 
   /** A test swap forced into a status, as `POST /v1/test_helpers/swaps/{id}/status` does. */
   @Post(':id/test-helpers/status')
   @Roles('owner', 'developer')
-  async forceStatus(
+  forceStatus(
     @CurrentUser() signedIn: SignedIn,
     @Param('id') id: string,
     @FormBody() form: Form,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<never> {
+  ): Promise<FormAnswer> {
     const status = form.status as TestHelperStatus;
     if (!TEST_HELPER_STATUSES.includes(status)) {
       throw new AppError(ErrorCode.InvalidRequest, 'Choose a status.');
     }
-    const swap = await this.helped(req, res, id, () =>
-      this.helpers.forceStatus(ownerScopeOf(signedIn), id, status),
+    return helped(
+      id,
+      () => this.helpers.forceStatus(ownerScopeOf(signedIn), id, status),
+      (swap) => `The swap is ${swap.status} now.`,
     );
-    setFlash(req, res, { kind: 'success', text: `The swap is ${swap.status} now.` });
-    throw new SeeOther(swapPage(swap.id));
   }
 
   /** The helpers' forms, on a test swap's page for those who may use them. */
@@ -170,28 +166,21 @@ export class DashboardSwapsController {
     }
     return { deposit: swap.status === 'waiting', statuses: forcibleFrom(swap.status) };
   }
+}
 
-  /**
-   * Runs a helper; what the swap's state or the typed amount refuses (a second deposit, a
-   * status it cannot move to) comes back to the swap's page as a message, not an error page.
-   */
-  private async helped(
-    req: Request,
-    res: Response,
-    id: string,
-    action: () => Promise<SwapView>,
-  ): Promise<SwapView> {
-    try {
-      return await action();
-    } catch (error: unknown) {
-      if (
-        error instanceof AppError &&
-        (error.code === ErrorCode.Conflict || error.code === ErrorCode.InvalidRequest)
-      ) {
-        setFlash(req, res, { kind: 'error', text: error.message });
-        throw new SeeOther(swapPage(id));
-      }
-      throw error;
-    }
-  }
+/**
+ * Runs a test helper; what the swap's state or the typed amount refuses (a second deposit, a
+ * status it cannot move to) comes back to the swap's page as a message, not an error page.
+ */
+function helped(
+  id: string,
+  action: () => Promise<SwapView>,
+  done: (swap: SwapView) => string,
+): Promise<FormAnswer> {
+  return submitForm({
+    submit: action,
+    refusals: [ErrorCode.Conflict, ErrorCode.InvalidRequest],
+    done: (swap) => FormAnswer.done(swapPage(swap.id), done(swap)),
+    refused: { back: swapPage(id) },
+  });
 }

@@ -1,12 +1,12 @@
-import { Get, Inject, Param, Post, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Get, Inject, Param, Post, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import {
   DashboardAccountsService,
+  type DashboardRole,
   isDashboardRole,
-  ReauthenticationService,
   type SignedIn,
 } from '#app/accounts';
-import { AppError, ErrorCode } from '#app/errors';
+import { ErrorCode } from '#app/errors';
 import type { PageContext } from '../common/dashboard-request.js';
 import { DASHBOARD_SETTINGS, type DashboardSettings } from '../common/dashboard.config.js';
 import {
@@ -16,21 +16,32 @@ import {
   Page,
   Roles,
 } from '../common/dashboard.decorators.js';
-import { setFlash } from '../common/flash.js';
+import { FormAnswer } from '../common/form-answer.js';
 import { emailProblem } from '../common/form-rules.js';
-import { ReauthPrompts, reauthRefusalText } from '../common/reauth.js';
+import { checked, submitForm } from '../common/page-form.js';
+import { ReauthPrompts } from '../common/reauth.js';
+import { Reauthenticated } from '../common/reauthenticated.js';
 import { serviceOrigin } from '../../platform/site/origin.js';
-import { SeeOther } from '../common/see-other.js';
 import { TeamPage } from './team.page.js';
 
-const BACK = new SeeOther('/partner/team');
+const PAGE = '/partner/team';
+const BACK = { back: PAGE };
+/** The refusals of a team change the person can act on: shown as the page's message. */
+const REFUSALS = [ErrorCode.LastOwner, ErrorCode.EmailTaken, ErrorCode.NotFound];
+const PURPOSE = 'to change the team';
+
+/** The answer to a change: the own role changed or the own account removed ends this session. */
+function changed(me: SignedIn, userId: string, text: string): FormAnswer {
+  return userId === me.user.id
+    ? FormAnswer.redirect('/partner/login')
+    : FormAnswer.done(PAGE, text);
+}
 
 /** The Team page: owners invite, change roles and remove members (never the last owner). */
 @DashboardController('team')
 export class TeamController {
   constructor(
     private readonly accounts: DashboardAccountsService,
-    private readonly reauth: ReauthenticationService,
     private readonly prompts: ReauthPrompts,
     @Inject(DASHBOARD_SETTINGS) private readonly settings: DashboardSettings,
   ) {}
@@ -54,109 +65,61 @@ export class TeamController {
 
   @Post('invitations')
   @Roles('owner')
-  async invite(
+  @Reauthenticated(PURPOSE, BACK)
+  invite(
     @CurrentUser() me: SignedIn,
     @FormBody() form: Record<string, string>,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
+  ): Promise<FormAnswer> {
     const email = (form.email ?? '').trim();
-    const problem = emailProblem(email) ?? (isDashboardRole(form.role) ? null : 'Choose a role.');
-    if (problem) {
-      return this.back(req, res, problem);
-    }
-    await this.confirmed(me, form, req, res);
-    await this.attempt(req, res, async () => {
-      await this.accounts.inviteToTeam(
-        {
-          organizationId: me.organization.id,
-          email,
-          role: form.role as 'owner',
-          invitedBy: `dashboard:${me.user.email}`.slice(0, 128),
-        },
-        serviceOrigin(req, this.settings.publicUrl),
-      );
-      await this.accounts.recordTeamInvitation(me.user, email, form.role);
-      return `Invitation sent to ${email}.`;
+    return submitForm({
+      check: () =>
+        checked(
+          { email, role: form.role as DashboardRole },
+          {
+            email: emailProblem(email) ?? undefined,
+            role: isDashboardRole(form.role) ? undefined : 'Choose a role.',
+          },
+        ),
+      submit: (invitation) =>
+        this.accounts.inviteToTeam(
+          me.user,
+          invitation,
+          serviceOrigin(req, this.settings.publicUrl),
+        ),
+      refusals: REFUSALS,
+      done: () => FormAnswer.done(PAGE, `Invitation sent to ${email}.`),
+      refused: BACK,
     });
   }
 
   @Post(':userId/role')
   @Roles('owner')
-  async changeRole(
+  @Reauthenticated(PURPOSE, BACK)
+  changeRole(
     @CurrentUser() me: SignedIn,
     @Param('userId') userId: string,
     @FormBody() form: Record<string, string>,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    if (!isDashboardRole(form.role)) {
-      return this.back(req, res, 'Choose a role.');
-    }
-    const role = form.role;
-    await this.confirmed(me, form, req, res);
-    await this.attempt(req, res, async () => {
-      const changed = await this.accounts.changeRole(me.user, userId, role);
-      if (changed.id === me.user.id) {
-        // Own role changed: this session ended with the others, as for any role change.
-        throw new SeeOther('/partner/login');
-      }
-      return `${changed.email} is now ${role}.`;
+  ): Promise<FormAnswer> {
+    const role = form.role as DashboardRole;
+    return submitForm({
+      check: () => checked(role, { role: isDashboardRole(role) ? undefined : 'Choose a role.' }),
+      submit: (role) => this.accounts.changeRole(me.user, userId, role),
+      refusals: REFUSALS,
+      done: (member) => changed(me, member.id, `${member.email} is now ${role}.`),
+      refused: BACK,
     });
   }
 
   @Post(':userId/remove')
   @Roles('owner')
-  async remove(
-    @CurrentUser() me: SignedIn,
-    @Param('userId') userId: string,
-    @FormBody() form: Record<string, string>,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
-    await this.confirmed(me, form, req, res);
-    await this.attempt(req, res, async () => {
-      await this.accounts.removeMember(me.user, userId);
-      if (userId === me.user.id) {
-        throw new SeeOther('/partner/login');
-      }
-      return 'Member removed.';
+  @Reauthenticated(PURPOSE, BACK)
+  remove(@CurrentUser() me: SignedIn, @Param('userId') userId: string): Promise<FormAnswer> {
+    return submitForm({
+      submit: () => this.accounts.removeMember(me.user, userId),
+      refusals: REFUSALS,
+      done: () => changed(me, userId, 'Member removed.'),
+      refused: BACK,
     });
-  }
-
-  /** Runs a team change; a refusal the person can act on comes back as a message on the page. */
-  private async attempt(req: Request, res: Response, change: () => Promise<string>) {
-    let message: string;
-    try {
-      message = await change();
-    } catch (error: unknown) {
-      if (
-        error instanceof AppError &&
-        [ErrorCode.LastOwner, ErrorCode.EmailTaken, ErrorCode.NotFound].includes(error.code)
-      ) {
-        return this.back(req, res, error.message);
-      }
-      throw error;
-    }
-    setFlash(req, res, { kind: 'success', text: message });
-    throw BACK;
-  }
-
-  /** Re-authenticated within 5 minutes, or by a proof in this very form; else back. */
-  private async confirmed(
-    me: SignedIn,
-    form: Record<string, string>,
-    req: Request,
-    res: Response,
-  ): Promise<void> {
-    const confirmed = await this.reauth.ensure(me, form, req.ip ?? 'unknown');
-    if (!confirmed.ok) {
-      this.back(req, res, reauthRefusalText(confirmed, 'to change the team'));
-    }
-  }
-
-  private back(req: Request, res: Response, error: string): never {
-    setFlash(req, res, { kind: 'error', text: error });
-    throw BACK;
   }
 }

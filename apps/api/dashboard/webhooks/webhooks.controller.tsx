@@ -1,8 +1,7 @@
-import { Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
-import { DashboardAudit, dashboardActor, type SignedIn } from '#app/accounts';
+import { Get, Param, Post, Query } from '@nestjs/common';
+import { dashboardActor, type SignedIn } from '#app/accounts';
 import type { OwnerScope } from '#app/domain';
-import { AppError, ErrorCode } from '#app/errors';
+import { ErrorCode } from '#app/errors';
 import { EVENT_TYPES, type EventType } from '#app/events';
 import {
   WEBHOOK_ENDPOINT_RULES,
@@ -18,18 +17,16 @@ import {
   Page,
   Roles,
 } from '../common/dashboard.decorators.js';
-import { setFlash } from '../common/flash.js';
+import { FormAnswer } from '../common/form-answer.js';
 import { textProblem } from '../common/form-rules.js';
-import { SeeOther } from '../common/see-other.js';
+import { type Checked, checked, type FormProblems, submitForm } from '../common/page-form.js';
 import {
   EndpointPage,
   endpointPath,
-  type EndpointErrors,
   type EndpointValues,
   type EndpointView,
   WebhooksPage,
 } from './webhooks.pages.js';
-
 type Form = Record<string, string>;
 
 const ATTEMPTS_PER_PAGE = 20;
@@ -51,36 +48,31 @@ function clip(value: string, max: number): string {
   return [...value].slice(0, max).join('');
 }
 
-/** The endpoint form as typed, and what is wrong with it. */
-function readEndpointForm(
+/** The endpoint form as typed, checked against the endpoint's rules (`WEBHOOK_ENDPOINT_RULES`). */
+function endpointForm(
   form: Form,
   editing: boolean,
-): { values: EndpointValues; errors: EndpointErrors } {
+): Checked<EndpointValues> & {
+  values: EndpointValues;
+} {
   const url = (form.url ?? '').trim();
   const description = (form.description ?? '').trim();
   const events = EVENT_TYPES.filter((type) => form[`event:${type}`] === 'on');
-  const errors: EndpointErrors = {};
-  const urlProblem = textProblem(url, 'the URL', URL_MAX);
-  if (urlProblem) {
-    errors.url = urlProblem;
-  }
-  const descriptionProblem =
-    description === '' ? null : textProblem(description, 'the description', DESCRIPTION_MAX);
-  if (descriptionProblem) {
-    errors.description = descriptionProblem;
-  }
-  if (events.length === 0) {
-    errors.events = 'Choose at least one event type.';
-  }
-  return {
-    values: {
-      url: clip(url, URL_MAX),
-      description: clip(description, DESCRIPTION_MAX),
-      events,
-      enabled: editing ? form.enabled === 'on' : true,
-    },
-    errors,
+  const values: EndpointValues = {
+    url: clip(url, URL_MAX),
+    description: clip(description, DESCRIPTION_MAX),
+    events,
+    enabled: editing ? form.enabled === 'on' : true,
   };
+  const problems: FormProblems = {
+    url: textProblem(url, 'the URL', URL_MAX) ?? undefined,
+    description:
+      description === ''
+        ? undefined
+        : (textProblem(description, 'the description', DESCRIPTION_MAX) ?? undefined),
+    events: events.length === 0 ? 'Choose at least one event type.' : undefined,
+  };
+  return { ...checked(values, problems), values };
 }
 
 function valuesOf(endpoint: WebhookEndpointView): EndpointValues {
@@ -92,11 +84,6 @@ function valuesOf(endpoint: WebhookEndpointView): EndpointValues {
   };
 }
 
-/** A refusal the person can fix in the form (a URL the target rules refuse, the endpoint cap). */
-function formRefusal(error: unknown): AppError | null {
-  return error instanceof AppError && error.code === ErrorCode.InvalidRequest ? error : null;
-}
-
 /**
  * The Webhooks pages: the endpoints of the session's mode, one endpoint with its attempts, and
  * what owners and developers do with them (add, edit, disable, delete, rotate the secret, send a
@@ -105,10 +92,7 @@ function formRefusal(error: unknown): AppError | null {
  */
 @DashboardController('webhooks')
 export class WebhooksController {
-  constructor(
-    private readonly endpoints: WebhookEndpointsService,
-    private readonly audit: DashboardAudit,
-  ) {}
+  constructor(private readonly endpoints: WebhookEndpointsService) {}
 
   @Get()
   @AnyRole()
@@ -129,56 +113,42 @@ export class WebhooksController {
 
   @Post()
   @Roles('owner', 'developer')
-  @HttpCode(200)
   async create(
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
     @FormBody() form: Form,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     const owner = ownerOf(me);
-    const { values, errors } = readEndpointForm(form, false);
-    const again = async (formError?: string): Promise<JSX.Element> => {
-      res.status(400);
-      return (
-        <WebhooksPage
-          ctx={ctx}
-          view={{
-            endpoints: await this.endpoints.list(owner),
-            canManage: true,
-            livemode: owner.livemode,
-            values,
-            errors,
-            formError,
-          }}
-        />
-      );
-    };
-    if (Object.keys(errors).length > 0) {
-      return again();
-    }
-    let created: WebhookEndpointView;
-    try {
-      created = await this.endpoints.create(owner, {
-        url: values.url,
-        description: values.description === '' ? undefined : values.description,
-        events: [...values.events],
-      });
-    } catch (error: unknown) {
-      const refusal = formRefusal(error);
-      if (!refusal) {
-        throw error;
-      }
-      return again(refusal.message);
-    }
-    await this.record(me, 'webhook_endpoint.create', created.id, { url: created.url });
-    const view = await this.endpointView(me, created.id, undefined);
-    return (
-      <EndpointPage
-        ctx={ctx}
-        view={{ ...view, secret: { kind: 'created', value: created.secret ?? '' } }}
-      />
-    );
+    const input = endpointForm(form, false);
+    return submitForm({
+      check: () => input,
+      submit: ({ url, description, events }) =>
+        this.endpoints.create(
+          owner,
+          { url, description: description === '' ? undefined : description, events: [...events] },
+          dashboardActor(me.user),
+        ),
+      done: async (created) => {
+        const view = await this.endpointView(me, created.id, undefined);
+        const secret = { kind: 'created', value: created.secret ?? '' } as const;
+        return FormAnswer.page(<EndpointPage ctx={ctx} view={{ ...view, secret }} />);
+      },
+      refused: {
+        again: async (errors) => (
+          <WebhooksPage
+            ctx={ctx}
+            view={{
+              endpoints: await this.endpoints.list(owner),
+              canManage: true,
+              livemode: owner.livemode,
+              values: input.values,
+              errors,
+              formError: errors.form,
+            }}
+          />
+        ),
+      },
+    });
   }
 
   @Get(':id')
@@ -195,156 +165,99 @@ export class WebhooksController {
 
   @Post(':id')
   @Roles('owner', 'developer')
-  @HttpCode(200)
   async edit(
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
     @FormBody() form: Form,
     @Param('id') id: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
-    const { values, errors } = readEndpointForm(form, true);
-    const again = async (formError?: string): Promise<JSX.Element> => {
-      const view = await this.endpointView(me, id, undefined);
-      res.status(400);
-      return <EndpointPage ctx={ctx} view={{ ...view, values, errors, formError }} />;
-    };
-    if (Object.keys(errors).length > 0) {
-      await this.endpoints.get(id, ownerOf(me));
-      return again();
-    }
-    try {
-      await this.endpoints.update(id, ownerOf(me), {
-        url: values.url,
-        description: values.description === '' ? null : values.description,
-        events: [...values.events],
-        enabled: values.enabled,
-      });
-    } catch (error: unknown) {
-      const refusal = formRefusal(error);
-      if (!refusal) {
-        throw error;
-      }
-      return again(refusal.message);
-    }
-    await this.record(me, 'webhook_endpoint.update', id, {
-      url: values.url,
-      events: values.events,
-      enabled: values.enabled,
+  ): Promise<FormAnswer> {
+    const input = endpointForm(form, true);
+    return submitForm({
+      check: () => input,
+      submit: ({ url, description, events, enabled }) =>
+        this.endpoints.update(
+          id,
+          ownerOf(me),
+          {
+            url,
+            description: description === '' ? null : description,
+            events: [...events],
+            enabled,
+          },
+          dashboardActor(me.user),
+        ),
+      done: () => FormAnswer.done(endpointPath(id), 'Endpoint saved.'),
+      refused: {
+        again: async (errors) => {
+          const view = await this.endpointView(me, id, undefined);
+          return (
+            <EndpointPage
+              ctx={ctx}
+              view={{ ...view, values: input.values, errors, formError: errors.form }}
+            />
+          );
+        },
+      },
     });
-    setFlash(req, res, { kind: 'success', text: 'Endpoint saved.' });
-    throw new SeeOther(endpointPath(id));
   }
 
   @Post(':id/disable')
   @Roles('owner', 'developer')
-  async disable(
-    @CurrentUser() me: SignedIn,
-    @Param('id') id: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<never> {
-    await this.endpoints.update(id, ownerOf(me), { enabled: false });
-    await this.record(me, 'webhook_endpoint.disable', id);
-    setFlash(req, res, { kind: 'success', text: 'Endpoint disabled: nothing is sent to it.' });
-    throw new SeeOther(endpointPath(id));
+  async disable(@CurrentUser() me: SignedIn, @Param('id') id: string): Promise<FormAnswer> {
+    await this.endpoints.setEnabled(id, ownerOf(me), false, dashboardActor(me.user));
+    return FormAnswer.done(endpointPath(id), 'Endpoint disabled: nothing is sent to it.');
   }
 
   @Post(':id/enable')
   @Roles('owner', 'developer')
-  async enable(
-    @CurrentUser() me: SignedIn,
-    @Param('id') id: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<never> {
-    await this.endpoints.update(id, ownerOf(me), { enabled: true });
-    await this.record(me, 'webhook_endpoint.enable', id);
-    setFlash(req, res, { kind: 'success', text: 'Endpoint enabled: deliveries resume.' });
-    throw new SeeOther(endpointPath(id));
+  async enable(@CurrentUser() me: SignedIn, @Param('id') id: string): Promise<FormAnswer> {
+    await this.endpoints.setEnabled(id, ownerOf(me), true, dashboardActor(me.user));
+    return FormAnswer.done(endpointPath(id), 'Endpoint enabled: deliveries resume.');
   }
 
   @Post(':id/delete')
   @Roles('owner', 'developer')
-  async delete(
-    @CurrentUser() me: SignedIn,
-    @Param('id') id: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<never> {
-    await this.endpoints.delete(id, ownerOf(me));
-    await this.record(me, 'webhook_endpoint.delete', id);
-    setFlash(req, res, { kind: 'success', text: 'Endpoint deleted.' });
-    throw new SeeOther('/partner/webhooks');
+  async delete(@CurrentUser() me: SignedIn, @Param('id') id: string): Promise<FormAnswer> {
+    await this.endpoints.delete(id, ownerOf(me), dashboardActor(me.user));
+    return FormAnswer.done('/partner/webhooks', 'Endpoint deleted.');
   }
 
   @Post(':id/rotate-secret')
   @Roles('owner', 'developer')
-  @HttpCode(200)
   async rotate(
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
     @Param('id') id: string,
-  ): Promise<JSX.Element> {
-    const rotated = await this.endpoints.rotateSecret(id, ownerOf(me));
-    await this.record(me, 'webhook_endpoint.rotate_secret', id);
+  ): Promise<FormAnswer> {
+    const rotated = await this.endpoints.rotateSecret(id, ownerOf(me), dashboardActor(me.user));
     const view = await this.endpointView(me, id, undefined);
-    return (
-      <EndpointPage
-        ctx={ctx}
-        view={{ ...view, secret: { kind: 'rotated', value: rotated.secret ?? '' } }}
-      />
-    );
+    const secret = { kind: 'rotated', value: rotated.secret ?? '' } as const;
+    return FormAnswer.page(<EndpointPage ctx={ctx} view={{ ...view, secret }} />);
   }
 
   @Post(':id/test')
   @Roles('owner', 'developer')
-  async sendTestEvent(
-    @CurrentUser() me: SignedIn,
-    @Param('id') id: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<never> {
+  async sendTestEvent(@CurrentUser() me: SignedIn, @Param('id') id: string): Promise<FormAnswer> {
     const result = await this.endpoints.ping(id, ownerOf(me));
     const delivered =
       result.httpStatus !== null && result.httpStatus >= 200 && result.httpStatus < 300;
-    setFlash(req, res, {
+    return FormAnswer.redirect(endpointPath(id), {
       kind: delivered ? 'success' : 'error',
       text:
         result.httpStatus !== null
           ? `Test event sent: the endpoint answered HTTP ${result.httpStatus} in ${result.durationMs} ms.`
           : `Test event not delivered: ${result.error ?? 'no answer'}.`,
     });
-    throw new SeeOther(endpointPath(id));
   }
 
   @Post(':id/resend')
   @Roles('owner', 'developer')
-  async resend(
+  resend(
     @CurrentUser() me: SignedIn,
     @FormBody() form: Form,
     @Param('id') id: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<never> {
-    await resendAndTell(this.endpoints, me, id, form.eventId ?? '', req, res);
-    throw new SeeOther(endpointPath(id));
-  }
-
-  /** Who changed which endpoint, in the organization's audit log; never a secret. */
-  private record(
-    me: SignedIn,
-    action: string,
-    id: string,
-    details: Record<string, unknown> = {},
-  ): Promise<void> {
-    return this.audit.record(
-      me.user,
-      action,
-      { type: 'webhook_endpoint', id },
-      { mode: me.session.mode, ...details },
-    );
+  ): Promise<FormAnswer> {
+    return resendEvent(this.endpoints, me, id, form.eventId ?? '', endpointPath(id));
   }
 
   private async endpointView(
@@ -371,35 +284,26 @@ export class WebhooksController {
 }
 
 /**
- * Queues the resend and leaves the outcome as the next page's message; a disabled endpoint is a
- * message too, not an error page.
+ * Queues the resend and goes back to `back` with the outcome as its message; a disabled
+ * endpoint is a message too, not an error page.
  */
-export async function resendAndTell(
+export function resendEvent(
   endpoints: WebhookEndpointsService,
   me: SignedIn,
   endpointId: string,
   eventId: string,
-  req: Request,
-  res: Response,
-): Promise<void> {
-  try {
-    const resend = await endpoints.resend(
-      endpointId,
-      ownerOf(me),
-      eventId,
-      dashboardActor(me.user),
-    );
-    setFlash(req, res, {
-      kind: 'success',
-      text: resend.created
-        ? `Event ${eventId} queued for sending again.`
-        : `A delivery of ${eventId} was already waiting; it is sent now.`,
-    });
-  } catch (error: unknown) {
-    if (error instanceof AppError && error.code === ErrorCode.Conflict) {
-      setFlash(req, res, { kind: 'error', text: error.message });
-      return;
-    }
-    throw error;
-  }
+  back: string,
+): Promise<FormAnswer> {
+  return submitForm({
+    submit: () => endpoints.resend(endpointId, ownerOf(me), eventId, dashboardActor(me.user)),
+    refusals: [ErrorCode.Conflict],
+    done: (resend) =>
+      FormAnswer.done(
+        back,
+        resend.created
+          ? `Event ${eventId} queued for sending again.`
+          : `A delivery of ${eventId} was already waiting; it is sent now.`,
+      ),
+    refused: { back },
+  });
 }

@@ -1,5 +1,5 @@
-import { Get, Header, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Get, Header, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { dashboardActor, type SignedIn } from '#app/accounts';
 import { AppError, ErrorCode } from '#app/errors';
 import {
@@ -8,7 +8,6 @@ import {
   MAX_ALLOWED_ORIGINS,
   MAX_WIDGET_KEY_NAME_LENGTH,
   toWidgetKeyView,
-  type WidgetKeyRecord,
   type WidgetKeyView,
   WidgetKeysService,
   widgetAccent,
@@ -27,10 +26,10 @@ import {
   Page,
   Roles,
 } from '../common/dashboard.decorators.js';
-import { setFlash } from '../common/flash.js';
+import { FormAnswer } from '../common/form-answer.js';
 import { issuingBlockedReason } from '../common/issuing.js';
+import { type FormProblems, submitForm } from '../common/page-form.js';
 import { serviceOrigin } from '../../platform/site/origin.js';
-import { SeeOther } from '../common/see-other.js';
 import {
   PAGE,
   WidgetPage,
@@ -52,19 +51,16 @@ function originLines(text: string): string[] {
     .filter((line) => line !== '');
 }
 
-/** The field a refusal of the keys service names, or the whole form. */
-function formWithError(form: Form, error: AppError): WidgetKeyForm {
-  const typed: WidgetKeyForm = {
+/** The form as typed, with the refusal of the keys service beside the field it names. */
+function formWithProblems(form: Form, problems: FormProblems): WidgetKeyForm {
+  const { name, allowedOrigins, ...whole } = problems;
+  return {
     name: [...(form.name ?? '')].slice(0, MAX_WIDGET_KEY_NAME_LENGTH).join(''),
     allowedOrigins: [...(form.allowedOrigins ?? '')].slice(0, MAX_ORIGINS_TEXT).join(''),
+    nameError: name,
+    originsError: allowedOrigins,
+    error: Object.values(whole).find((problem) => problem !== undefined),
   };
-  if (error.param === 'name') {
-    return { ...typed, nameError: error.message };
-  }
-  if (error.param === 'allowedOrigins') {
-    return { ...typed, originsError: error.message };
-  }
-  return { ...typed, error: error.message };
 }
 
 /**
@@ -95,61 +91,55 @@ export class DashboardWidgetController {
   @Post()
   @Roles('owner', 'developer')
   @Header('Content-Security-Policy', DASHBOARD_PREVIEW_CSP)
-  async create(
+  create(
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     const blocked = issuingBlockedReason(me, 'widget keys');
     if (blocked) {
       throw new AppError(ErrorCode.Forbidden, blocked);
     }
-    let created: WidgetKeyRecord;
-    try {
-      created = await this.widgetKeys.create(
-        me.organization.id,
-        {
-          mode: me.session.mode,
-          name: form.name ?? '',
-          allowedOrigins: originLines(form.allowedOrigins ?? ''),
-        },
-        dashboardActor(me.user),
-      );
-    } catch (error: unknown) {
-      if (error instanceof AppError && error.code === ErrorCode.InvalidRequest) {
-        res.status(400);
-        const view = await this.view(me, req, {});
-        return <WidgetPage ctx={ctx} view={{ ...view, form: formWithError(form, error) }} />;
-      }
-      throw error;
-    }
-    setFlash(req, res, {
-      kind: 'success',
-      text: `Widget key ${created.name} created. Its preview and snippet are below.`,
+    return submitForm({
+      submit: () =>
+        this.widgetKeys.create(
+          me.organization.id,
+          {
+            mode: me.session.mode,
+            name: form.name ?? '',
+            allowedOrigins: originLines(form.allowedOrigins ?? ''),
+          },
+          dashboardActor(me.user),
+        ),
+      done: (created) =>
+        FormAnswer.done(
+          `${PAGE}?key=${encodeURIComponent(created.key)}#preview`,
+          `Widget key ${created.name} created. Its preview and snippet are below.`,
+        ),
+      refused: {
+        again: async (problems) => (
+          <WidgetPage
+            ctx={ctx}
+            view={{ ...(await this.view(me, req, {})), form: formWithProblems(form, problems) }}
+          />
+        ),
+      },
     });
-    throw new SeeOther(`${PAGE}?key=${encodeURIComponent(created.key)}#preview`);
   }
 
   @Post(':key/revoke')
   @Roles('owner', 'developer')
-  async revoke(
-    @CurrentUser() me: SignedIn,
-    @Param('key') key: string,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<never> {
+  async revoke(@CurrentUser() me: SignedIn, @Param('key') key: string): Promise<FormAnswer> {
     const revoked = await this.widgetKeys.revoke(
       assertWidgetKey(key),
       dashboardActor(me.user),
       ownerScopeOf(me),
     );
-    setFlash(req, res, {
-      kind: 'success',
-      text: `Widget key ${revoked.name} revoked: the widget no longer loads with it.`,
-    });
-    throw new SeeOther(PAGE);
+    return FormAnswer.done(
+      PAGE,
+      `Widget key ${revoked.name} revoked: the widget no longer loads with it.`,
+    );
   }
 
   private async view(
