@@ -1,10 +1,9 @@
 import request from 'supertest';
 import type { ProviderView } from '#app/provider-control';
 import { PROVIDER_FLEET, type ProviderFleet } from '#app/provider';
-import { createPartner, type TestPartner } from './factories/partners.js';
 import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
-import { truncateAll } from './support/database.js';
-import { startTestSandbox, TEST_CHANGENOW_API_KEY, type TestSandbox } from './support/sandbox.js';
+import { startHarness, type Harness } from './support/harness.js';
+import { bothProviders } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 
 const ADMIN = `Bearer ${TEST_ADMIN_TOKEN}`;
@@ -17,30 +16,19 @@ const EVERY_REPLICA_MS = 5_000;
  * through one replica stops being asked by the other within 5 s, and comes back as fast.
  */
 describe('Provider switches across two api replicas', () => {
-  let sandbox: TestSandbox;
+  let h: Harness;
   let first: TestApi;
   let second: TestApi;
-  let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox();
-    const env = {
-      PROVIDERS: 'changelly,changenow',
-      PROVIDER_URL: sandbox.url,
-      TEST_PROVIDER_URL: sandbox.url,
-      CHANGENOW_URL: `${sandbox.baseUrl}/changenow`,
-      CHANGENOW_API_KEY: TEST_CHANGENOW_API_KEY,
-    };
-    first = await startTestApi(env);
-    second = await startTestApi(env);
-    partner = await createPartner(first.app);
+    h = await startHarness({ providers: 'both' });
+    first = h.api;
+    second = await startTestApi(bothProviders(h.sandbox));
   }, 60_000);
 
   afterAll(async () => {
-    await second.close();
-    await first.close();
-    await sandbox.close();
+    await second?.close();
+    await h?.close();
   });
 
   function switchProvider(api: TestApi, id: string, action: 'disable' | 'enable'): request.Test {
@@ -56,13 +44,13 @@ describe('Provider switches across two api replicas', () => {
 
   /** The Changelly quote calls the sandbox served so far. */
   async function changellyQuotes(): Promise<number> {
-    return (await sandbox.control.stats()).calls.getExchangeAmount ?? 0;
+    return (await h.sandbox.control.stats()).calls.getExchangeAmount ?? 0;
   }
 
   async function quoteThrough(api: TestApi): Promise<request.Response> {
     return request(api.url)
       .post('/v1/quotes')
-      .set('Authorization', partner.authorization)
+      .set('Authorization', h.partner.authorization)
       .send({ from: 'btc', to: 'eth', amountFrom: '0.1' });
   }
 

@@ -2,15 +2,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pino } from 'pino';
 import request from 'supertest';
-import { loadPollerConfig } from '#app/config';
 import { signWebhook } from '#app/webhooks';
-import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
-import { createPartner, type TestPartner } from './factories/partners.js';
-import { startTestApi, testApiEnv, type TestApi } from './support/api.js';
-import { truncateAll } from './support/database.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { freePort, waitUntil } from './support/wait.js';
 
 const ROOT = process.cwd();
@@ -32,24 +26,18 @@ async function readmeReceiver(): Promise<string> {
  * receiver must refuse or answer once.
  */
 describe("The README's webhook receiver", () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let poller: PollerProcess;
+  let h: Harness;
   let work: string;
   let receiver: ChildProcess;
   let printed = '';
   let receiverUrl: string;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({ stepMs: 100 });
-    const env = { PROVIDER_URL: sandbox.url, TEST_PROVIDER_URL: sandbox.url };
-    api = await startTestApi(env);
-    poller = await startPoller(
-      loadPollerConfig(testApiEnv({ ...env, POLLER_HEALTH_PORT: '0', POLL_INTERVAL_MS: '60000' })),
-      pino({ level: 'silent' }),
-      { shutdownHooks: false },
-    );
+    h = await startHarness({
+      sandbox: { stepMs: 100 },
+      partner: { mode: 'test' },
+      localPoller: { POLL_INTERVAL_MS: '60000' },
+    });
     work = await mkdtemp(join(tmpdir(), 'readme-receiver-'));
     // The receiver imports express and standardwebhooks as a partner's project would.
     await symlink(join(ROOT, 'node_modules'), join(work, 'node_modules'), 'dir');
@@ -64,17 +52,15 @@ describe("The README's webhook receiver", () => {
       await exited;
     }
     await rm(work, { recursive: true, force: true });
-    await poller.close();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   const lines = (): string[] => printed.split('\n').filter(Boolean);
 
   it('handles the ping and every swap event, refuses bad signatures and answers duplicates once', async () => {
-    const partner: TestPartner = await createPartner(api.app, { mode: 'test' });
+    const { partner } = h;
     const call = (method: 'get' | 'post', path: string, body?: object) => {
-      const req = request(api.url)[method](path).set('Authorization', partner.authorization);
+      const req = request(h.api.url)[method](path).set('Authorization', partner.authorization);
       return body === undefined ? req : req.send(body);
     };
     // The endpoint is created first: its secret is what the receiver is started with.
@@ -91,7 +77,7 @@ describe("The README's webhook receiver", () => {
 
     const addresses = await call('get', '/v1/test_helpers/addresses?currency=eth').expect(200);
     const swap = (
-      await request(api.url)
+      await request(h.api.url)
         .post('/v1/swaps')
         .set('Authorization', partner.authorization)
         .set('Idempotency-Key', crypto.randomUUID())

@@ -1,36 +1,32 @@
 import request from 'supertest';
-import { createPartner, TestPartner } from './factories/partners.js';
-import { startTestApi, TEST_ADMIN_TOKEN, testApiEnv, TestApi } from './support/api.js';
-import { truncateAll } from './support/database.js';
+import { TEST_ADMIN_TOKEN, testApiEnv } from './support/api.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { spawnService, type ServiceProcess } from './support/processes.js';
 import { waitUntil } from './support/wait.js';
 
 describe('Credential revocation across api processes', () => {
-  let local: TestApi;
+  let h: Harness;
   let remote: ServiceProcess;
-  let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
-    local = await startTestApi();
+    h = await startHarness();
     remote = await spawnService('api', testApiEnv({ LOG_LEVEL: 'debug' }));
-    partner = await createPartner(local.app);
   }, 120_000);
 
   afterAll(async () => {
-    await remote.stop();
-    await local.close();
+    await remote?.stop();
+    await h?.close();
   });
 
   it('answers 401 on the other process within 5 s of a revoke', async () => {
     await request(remote.url)
       .get('/v1/currencies?lite=true')
-      .set('Authorization', partner.authorization)
+      .set('Authorization', h.partner.authorization)
       .expect((res) => {
         expect(res.status).not.toBe(401);
       });
-    await request(local.url)
-      .post(`/admin/credentials/${partner.publicKey}/revoke`)
+    await request(h.api.url)
+      .post(`/admin/credentials/${h.partner.publicKey}/revoke`)
       .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
       .expect(200);
     const elapsed = await waitUntil(
@@ -38,7 +34,7 @@ describe('Credential revocation across api processes', () => {
       async () => {
         const res = await request(remote.url)
           .get('/v1/currencies?lite=true')
-          .set('Authorization', partner.authorization);
+          .set('Authorization', h.partner.authorization);
         return res.status === 401;
       },
       5000,
@@ -46,7 +42,7 @@ describe('Credential revocation across api processes', () => {
     expect(elapsed).toBeLessThan(5000);
     const res = await request(remote.url)
       .get('/v1/currencies')
-      .set('Authorization', partner.authorization)
+      .set('Authorization', h.partner.authorization)
       .expect(401);
     expect(res.body.error).toMatchObject({ type: 'authentication_error', code: 'unauthenticated' });
   });
@@ -55,8 +51,8 @@ describe('Credential revocation across api processes', () => {
     const logs = remote.output();
     expect(logs.length).toBeGreaterThan(0);
     expect(logs).toContain('"requestId"');
-    expect(logs).not.toContain(partner.secret);
-    expect(logs).not.toContain(partner.authorization);
+    expect(logs).not.toContain(h.partner.secret);
+    expect(logs).not.toContain(h.partner.authorization);
     expect(logs).not.toContain(TEST_ADMIN_TOKEN);
   });
 });

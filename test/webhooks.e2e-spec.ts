@@ -3,7 +3,6 @@ import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
-import type { DataSource } from 'typeorm';
 import { loadPollerConfig } from '#app/config';
 import { EVENT_TYPES, type PartnerEvent } from '#app/events';
 import type { SwapView } from '#app/swaps';
@@ -17,9 +16,8 @@ import {
   TEST_ADMIN_TOKEN,
   type TestApi,
 } from './support/api.js';
-import { openTestDataSource, truncateAll } from './support/database.js';
 import { spawnService } from './support/processes.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { waitUntil } from './support/wait.js';
 import { WebhookReceiver, type ReceivedWebhook } from './support/webhook-receiver.js';
 
@@ -42,20 +40,17 @@ interface Endpoint {
  * with the `standardwebhooks` package.
  */
 describe('Webhooks', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
+  let h: Harness;
   let poller: PollerProcess;
-  let db: DataSource;
   let receiver: WebhookReceiver;
   let env: Record<string, string | undefined>;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({ stepMs: 300 });
     receiver = new WebhookReceiver();
     await receiver.start();
-    env = { PROVIDER_URL: sandbox.url, TEST_PROVIDER_URL: sandbox.url };
-    api = await startTestApi(env);
+    h = await startHarness({ sandbox: { stepMs: 300 } });
+    env = { PROVIDER_URL: h.sandbox.url, TEST_PROVIDER_URL: h.sandbox.url };
+    // The poller runs here by hand: the SIGKILL case stops it and starts another.
     poller = await startPoller(
       loadPollerConfig(
         testApiEnv({
@@ -68,24 +63,22 @@ describe('Webhooks', () => {
       pino({ level: 'silent' }),
       { shutdownHooks: false },
     );
-    db = await openTestDataSource();
   }, 60_000);
 
   afterAll(async () => {
-    await poller.close();
-    await db.destroy();
-    await api.close();
-    await receiver.close();
-    await sandbox.close();
+    await poller?.close();
+    await h?.close();
+    await receiver?.close();
   });
 
   const call = (who: TestPartner) => ({
-    get: (path: string) => request(api.url).get(path).set('Authorization', who.authorization),
+    get: (path: string) => request(h.api.url).get(path).set('Authorization', who.authorization),
     post: (path: string, body: object = {}) =>
-      request(api.url).post(path).set('Authorization', who.authorization).send(body),
+      request(h.api.url).post(path).set('Authorization', who.authorization).send(body),
     patch: (path: string, body: object) =>
-      request(api.url).patch(path).set('Authorization', who.authorization).send(body),
-    delete: (path: string) => request(api.url).delete(path).set('Authorization', who.authorization),
+      request(h.api.url).patch(path).set('Authorization', who.authorization).send(body),
+    delete: (path: string) =>
+      request(h.api.url).delete(path).set('Authorization', who.authorization),
   });
 
   async function createEndpoint(who: TestPartner, body: object): Promise<Endpoint> {
@@ -95,7 +88,7 @@ describe('Webhooks', () => {
 
   async function createTestSwap(who: TestPartner): Promise<SwapView> {
     const addresses = await call(who).get('/v1/test_helpers/addresses?currency=eth').expect(200);
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .post('/v1/swaps')
       .set('Authorization', who.authorization)
       .set('Idempotency-Key', randomUUID())
@@ -118,7 +111,7 @@ describe('Webhooks', () => {
     let tester: TestPartner;
 
     beforeAll(async () => {
-      tester = await createPartner(api.app, { mode: 'test' });
+      tester = await h.newPartner({ mode: 'test' });
     });
 
     it('delivers every event of a swap to two endpoints, signed, within 2 s of being stored', async () => {
@@ -216,7 +209,7 @@ describe('Webhooks', () => {
       expect(age).toBeLessThan(60);
 
       // Disabled, it is owed nothing any more: its series goes.
-      await db.query('UPDATE webhook_endpoints SET enabled = false WHERE id = $1', [endpoint.id]);
+      await h.db.query('UPDATE webhook_endpoints SET enabled = false WHERE id = $1', [endpoint.id]);
       await waitUntil(
         'the endpoint to leave /metrics',
         async () =>
@@ -251,13 +244,13 @@ describe('Webhooks', () => {
         { eventId: created.id, attempt: 1, httpStatus: 500 },
       ]);
       expect(receiver.at('/flaky')).toHaveLength(3);
-      const [{ status }] = await db.query<{ status: string }[]>(
+      const [{ status }] = await h.db.query<{ status: string }[]>(
         `SELECT status FROM webhook_deliveries WHERE endpoint_id = $1`,
         [endpoint.id],
       );
       expect(status).toBe('delivered');
       // The success clears the failures on record: the endpoint is healthy again.
-      const [health] = await db.query<{ failing_since: Date | null }[]>(
+      const [health] = await h.db.query<{ failing_since: Date | null }[]>(
         `SELECT failing_since FROM webhook_endpoints WHERE id = $1`,
         [endpoint.id],
       );
@@ -360,12 +353,12 @@ describe('Webhooks', () => {
 
       const after = await call(tester).get(`/v1/webhook_endpoints/${endpoint.id}`).expect(200);
       expect(after.body.webhookEndpoint.enabled).toBe(false);
-      const [delivery] = await db.query<{ status: string }[]>(
+      const [delivery] = await h.db.query<{ status: string }[]>(
         `SELECT status FROM webhook_deliveries WHERE endpoint_id = $1`,
         [endpoint.id],
       );
       expect(delivery.status).toBe('failed');
-      const audit = await request(api.url)
+      const audit = await request(h.api.url)
         .get('/admin/audit')
         .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
         .expect(200);
@@ -378,7 +371,7 @@ describe('Webhooks', () => {
           }),
         ]),
       );
-      const health = await request(api.url)
+      const health = await request(h.api.url)
         .get(`/admin/organizations/${tester.organizationId}/webhook_endpoints`)
         .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
         .expect(200);
@@ -400,7 +393,7 @@ describe('Webhooks', () => {
 
   describe('management', () => {
     it('shows the secret only on create and rotate; patches, deletes, and 404s what is gone', async () => {
-      const who = await createPartner(api.app, { mode: 'test' });
+      const who = await h.newPartner({ mode: 'test' });
       const endpoint = await createEndpoint(who, { url: `${receiver.url}/m` });
       const got = await call(who).get(`/v1/webhook_endpoints/${endpoint.id}`).expect(200);
       expect(got.body.webhookEndpoint).not.toHaveProperty('secret');
@@ -432,7 +425,7 @@ describe('Webhooks', () => {
     });
 
     it('reads null as absent on create and patch, except a patched description, which null clears', async () => {
-      const who = await createPartner(api.app, { mode: 'test' });
+      const who = await h.newPartner({ mode: 'test' });
       const endpoint = await createEndpoint(who, {
         url: `${receiver.url}/nulls`,
         events: null,
@@ -469,13 +462,13 @@ describe('Webhooks', () => {
       ['no event type', { url: 'https://93.184.216.34/h', events: [] }, 'events'],
       ['a URL that is none', { url: 'not a url' }, 'url'],
     ])('refuses %s with 400 naming the field', async (_case, body, param) => {
-      const who = await createPartner(api.app, { mode: 'test' });
+      const who = await h.newPartner({ mode: 'test' });
       const res = await call(who).post('/v1/webhook_endpoints', body).expect(400);
       expect(res.body.error).toMatchObject({ code: 'invalid_request', param });
     });
 
     it('allows 10 endpoints per organization and mode', async () => {
-      const who = await createPartner(api.app, { mode: 'test' });
+      const who = await h.newPartner({ mode: 'test' });
       for (let i = 0; i < 10; i += 1) {
         await createEndpoint(who, { url: `${receiver.url}/n${i}` });
       }
@@ -483,13 +476,13 @@ describe('Webhooks', () => {
         .post('/v1/webhook_endpoints', { url: `${receiver.url}/n10` })
         .expect(400);
       expect(res.body.error).toMatchObject({ code: 'invalid_request' });
-      const live = await issueCredential(api.app, who, 'live');
+      const live = await issueCredential(h.api.app, who, 'live');
       await createEndpoint(live, { url: 'https://93.184.216.34/hooks' });
     });
 
     it('keeps live and test endpoints and their events apart', async () => {
-      const tester = await createPartner(api.app, { mode: 'test' });
-      const live = await issueCredential(api.app, tester, 'live');
+      const tester = await h.newPartner({ mode: 'test' });
+      const live = await issueCredential(h.api.app, tester, 'live');
       const testEndpoint = await createEndpoint(tester, { url: `${receiver.url}/sep-test` });
       const liveEndpoint = await createEndpoint(live, { url: `${receiver.url}/sep-live` });
       expect(liveEndpoint.livemode).toBe(true);
@@ -501,7 +494,7 @@ describe('Webhooks', () => {
       await call(tester).get(`/v1/webhook_endpoints/${liveEndpoint.id}`).expect(404);
       await call(live).post(`/v1/webhook_endpoints/${testEndpoint.id}/rotate_secret`).expect(404);
       await call(live).delete(`/v1/webhook_endpoints/${testEndpoint.id}`).expect(404);
-      const stranger = await createPartner(api.app, { mode: 'test' });
+      const stranger = await h.newPartner({ mode: 'test' });
       await call(stranger).get(`/v1/webhook_endpoints/${testEndpoint.id}`).expect(404);
 
       await createTestSwap(tester);
@@ -577,7 +570,7 @@ describe('Webhooks', () => {
     it('loses no delivery: all are delivered once its leases run out', async () => {
       await poller.close();
       receiver.answer('/kill', 'hang');
-      const tester = await createPartner(api.app, { mode: 'test' });
+      const tester = await h.newPartner({ mode: 'test' });
       await createEndpoint(tester, { url: `${receiver.url}/kill`, events: ['swap.created'] });
       const childEnv = testApiEnv({
         ...env,
@@ -593,7 +586,7 @@ describe('Webhooks', () => {
         10_000,
         50,
       );
-      const leased = await db.query<{ count: number }[]>(
+      const leased = await h.db.query<{ count: number }[]>(
         `SELECT count(*)::int AS count FROM webhook_deliveries d JOIN webhook_endpoints w
            ON w.id = d.endpoint_id
           WHERE w.organization_id = $1 AND d.lease_owner IS NOT NULL AND d.status = 'pending'`,
@@ -613,7 +606,7 @@ describe('Webhooks', () => {
       await waitUntil(
         'every delivery to be delivered',
         async () => {
-          const [{ count }] = await db.query<{ count: number }[]>(
+          const [{ count }] = await h.db.query<{ count: number }[]>(
             `SELECT count(*)::int AS count FROM webhook_deliveries d JOIN webhook_endpoints w
                ON w.id = d.endpoint_id
               WHERE w.organization_id = $1 AND d.status = 'delivered'`,
@@ -625,7 +618,7 @@ describe('Webhooks', () => {
         100,
       );
       const ids = new Set(receiver.at('/kill').map((r) => String(r.headers['webhook-id'])));
-      const created = await db.query<{ id: string }[]>(
+      const created = await h.db.query<{ id: string }[]>(
         `SELECT id FROM events WHERE swap_id = ANY($1) AND type = 'swap.created'`,
         [swaps.map((s) => s.id)],
       );
