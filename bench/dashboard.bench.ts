@@ -55,6 +55,43 @@ function nextAddress(): string {
 }
 
 /** A browser over fetch: keeps cookies, sends forms with the page's CSRF token and its origin. */
+/**
+ * A `pending_review` organization made by the operator, and its owner joined by the invitation
+ * the admin API issues, password chosen on the invitation's page: the organization's id.
+ */
+export async function organizationWithOwner(
+  apiUrl: string,
+  admin: Record<string, string>,
+  name: string,
+  owner: { email: string; password: string },
+): Promise<string> {
+  const created = await fetch(`${apiUrl}/admin/organizations`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ name, feePercent: '1', status: 'pending_review' }),
+  });
+  if (created.status !== 201) {
+    throw new Error(`creating ${name} answered ${created.status}`);
+  }
+  const { organization } = (await created.json()) as { organization: { id: string } };
+  const invited = await fetch(`${apiUrl}/admin/organizations/${organization.id}/invitations`, {
+    method: 'POST',
+    headers: admin,
+    body: JSON.stringify({ email: owner.email, role: 'owner' }),
+  });
+  if (invited.status !== 201) {
+    throw new Error(`inviting the owner of ${name} answered ${invited.status}`);
+  }
+  const { invitation } = (await invited.json()) as { invitation: { url: string } };
+  const joined = await new Browser(apiUrl).post(new URL(invitation.url).pathname, {
+    password: owner.password,
+  });
+  if (joined.status !== 303) {
+    throw new Error(`accepting the invitation to ${name} answered ${joined.status}`);
+  }
+  return organization.id;
+}
+
 export class Browser {
   private readonly cookies = new Map<string, string>();
 
@@ -235,28 +272,14 @@ export async function measureDashboard(swaps: number): Promise<DashboardMeasurem
     });
     const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
 
-    // Owners sign up as partners do; the operator approves their organizations.
+    // Each owner joins an organization of their own by the operator's invitation.
     const owners = Array.from({ length: SIGN_INS + 1 }, (_, i) => ({
       email: `owner-${i}-${runId}@bench.example`,
       password: `Bench-${randomBytes(12).toString('hex')}`,
     }));
     const organizations: string[] = [];
     for (const [i, owner] of owners.entries()) {
-      const browser = new Browser(api.url);
-      const res = await browser.post('/partner/signup', {
-        organizationName: `Bench org ${i}`,
-        email: owner.email,
-        password: owner.password,
-        feePercent: '1',
-      });
-      if (res.status !== 303) {
-        throw new Error(`sign-up answered ${res.status}`);
-      }
-      const { rows } = await pool.query<{ organization_id: string }>(
-        'SELECT organization_id FROM dashboard_users WHERE email = $1',
-        [owner.email],
-      );
-      organizations.push(rows[0].organization_id);
+      organizations.push(await organizationWithOwner(api.url, admin, `Bench org ${i}`, owner));
     }
     const organizationId = organizations[0];
     const approved = await fetch(`${api.url}/admin/organizations/${organizationId}`, {

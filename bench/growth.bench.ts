@@ -18,7 +18,7 @@ import {
   type AppProcess,
 } from './apps.js';
 import { adminQuery, deleteKeys } from './bench.environment.js';
-import { Browser } from './dashboard.bench.js';
+import { Browser, organizationWithOwner } from './dashboard.bench.js';
 import { median } from './load.js';
 import { createTransactions, seedSwaps as seedActiveSwaps } from './poller.bench.js';
 
@@ -405,26 +405,12 @@ export async function measureGrowth(
     const apiUrl = api.url;
     const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
 
-    // The large organization signs up as partners do, is approved, and takes its credentials.
+    // The large organization's owner joins by invitation; it is approved and takes credentials.
     const owner = {
       email: `owner-${runId}@bench.example`,
       password: `Bench-${randomBytes(12).toString('hex')}`,
     };
-    const signedUp = await new Browser(apiUrl).post('/partner/signup', {
-      organizationName: 'Growth org',
-      email: owner.email,
-      password: owner.password,
-      feePercent: '1',
-    });
-    if (signedUp.status !== 303) {
-      throw new Error(`sign-up answered ${signedUp.status}`);
-    }
-    const {
-      rows: [{ organization_id: large }],
-    } = await pool.query<{ organization_id: string }>(
-      'SELECT organization_id FROM dashboard_users WHERE email = $1',
-      [owner.email],
-    );
+    const large = await organizationWithOwner(apiUrl, admin, 'Growth org', owner);
     const approved = await fetch(`${apiUrl}/admin/organizations/${large}`, {
       method: 'PATCH',
       headers: admin,
@@ -440,6 +426,9 @@ export async function measureGrowth(
         headers: admin,
         body: '{}',
       });
+      if (issued.status !== 201) {
+        throw new Error(`credential ${i} answered ${issued.status}`);
+      }
       const { credential } = (await issued.json()) as {
         credential: { publicKey: string; secret: string };
       };

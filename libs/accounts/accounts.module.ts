@@ -3,6 +3,7 @@ import { MailModule } from '#app/mail';
 import { PartnersModule } from '#app/partners';
 import { RedisModule } from '#app/redis';
 import { AccountRequestsLimiter } from './account-requests.limiter.js';
+import { ApplicationsRepository } from './applications.repository.js';
 import { Clock } from './clock.js';
 import { DashboardAccountsService } from './dashboard-accounts.service.js';
 import { DashboardAudit } from './dashboard-audit.js';
@@ -16,13 +17,15 @@ import { ReauthenticationService } from './reauthentication.service.js';
 import { SignInThrottle } from './sign-in.throttle.js';
 
 /**
- * Partner dashboard accounts: users, sessions, invitations, password resets, re-authentication.
+ * Partner dashboard accounts: applications, users, sessions, invitations, password resets,
+ * re-authentication.
  * Their mail goes to the outbox (`MailModule`), which the poller sends.
  */
 @Module({
   imports: [MailModule, PartnersModule, RedisModule],
   providers: [
     AccountRequestsLimiter,
+    ApplicationsRepository,
     Clock,
     PasswordHasher,
     DashboardUsersRepository,

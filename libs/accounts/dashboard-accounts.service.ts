@@ -4,6 +4,7 @@ import type { OrganizationEntity } from '#app/persistence';
 import { AppError, ErrorCode } from '#app/errors';
 import { Mailer } from '#app/mail';
 import { AuditLogRepository, OrganizationsService } from '#app/partners';
+import { type Application, ApplicationsRepository } from './applications.repository.js';
 import { Clock } from './clock.js';
 import { DashboardAudit, dashboardActor } from './dashboard-audit.js';
 import type { DashboardRole } from './dashboard-role.js';
@@ -18,9 +19,11 @@ import { looksLikeToken, newToken, tokenHash } from './tokens.js';
 
 export const INVITATION_TTL_MS = 7 * 24 * 60 * 60 * 1000;
 export const PASSWORD_RESET_TTL_MS = 60 * 60 * 1000;
+export const APPLICATION_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** The path (under the service's origin) of each kind of link a mail carries. */
 export const LINK_PATHS = {
+  application: '/partner/signup/confirm/',
   invitation: '/partner/invitations/',
   passwordReset: '/partner/reset-password/',
 } as const;
@@ -59,6 +62,7 @@ export class DashboardAccountsService {
   constructor(
     private readonly users: DashboardUsersRepository,
     private readonly invitations: InvitationsRepository,
+    private readonly applications: ApplicationsRepository,
     private readonly resets: PasswordResetsRepository,
     private readonly sessions: DashboardSessionsService,
     private readonly hasher: PasswordHasher,
@@ -69,35 +73,107 @@ export class DashboardAccountsService {
     private readonly clock: Clock,
   ) {}
 
-  /** An application: a `pending_review` organization with this person as its owner. */
-  async signUp(input: SignUp): Promise<{ user: DashboardUser; organization: OrganizationEntity }> {
+  /**
+   * An application (sign-up), answered the same whoever the address belongs to: the same checks,
+   * the same password hash, one mail queued. A new address gets a link that confirms the
+   * application (`confirmApplication`); an address with an account gets a notice instead, so the
+   * form never tells anyone which addresses have accounts.
+   */
+  async apply(input: SignUp, origin: string): Promise<void> {
     assertPassword(input.password, input.email);
-    if (await this.users.findByEmail(input.email)) {
-      throw new AppError(ErrorCode.EmailTaken, 'A user with this email exists already.', {
-        param: 'email',
-      });
-    }
     const passwordHash = await this.hasher.hash(input.password);
-    const organization = await this.organizations.create(
-      {
-        name: input.organizationName,
-        feePercent: input.feePercent,
-        status: 'pending_review',
-        providerActivated: false,
-        payoutAddress: null,
-        payoutNetwork: 'trc20',
-      },
-      dashboardActor(input),
-    );
-    const user = await this.users.create({
-      organizationId: organization.id,
-      email: input.email,
-      passwordHash,
-      role: 'owner',
+    if (await this.users.findByEmail(input.email)) {
+      await this.mailer.send({
+        to: input.email,
+        subject: 'You have a Swap Partners account already',
+        text:
+          `Someone applied for a Swap Partners partner account with ${input.email}, which ` +
+          `has a dashboard account already.\n\nIf it was you, sign in here:\n` +
+          `${origin}/partner/login\n\nForgot your password? Choose a new one here:\n` +
+          `${origin}/partner/forgot-password\n\nIf it was not you, ignore this mail.\n`,
+      });
+      return;
+    }
+    const token = newToken();
+    const now = this.clock.now();
+    const url = `${origin}${LINK_PATHS.application}${token}`;
+    await this.applications.transaction(async (manager) => {
+      await this.applications.create(
+        {
+          email: input.email,
+          organizationName: input.organizationName,
+          feePercent: input.feePercent,
+          passwordHash,
+          tokenHash: tokenHash(token),
+          now,
+          expiresAt: new Date(now.getTime() + APPLICATION_TTL_MS),
+        },
+        manager,
+      );
+      await this.mailer.send(
+        {
+          to: input.email,
+          subject: 'Confirm your Swap Partners application',
+          text:
+            `Thank you for applying for a Swap Partners partner account for ` +
+            `${input.organizationName}.\n\nConfirm your email address here to create it (the ` +
+            `link works once, for 24 hours):\n${url}\n\nIf it was not you, ignore this mail: ` +
+            'nothing is created without the link.\n',
+          link: url,
+        },
+        manager,
+      );
     });
-    await this.audit.record(user, 'user.signed_up', { type: 'user', id: user.id });
-    this.logger.log({ orgId: organization.id, userId: user.id }, 'organization applied');
-    return { user, organization };
+  }
+
+  /** The application a link opens (its address and organization), while it can be confirmed. */
+  findOpenApplication(token: unknown): Promise<Application | null> {
+    return looksLikeToken(token)
+      ? this.applications.findOpen(tokenHash(token), this.clock.now())
+      : Promise.resolve(null);
+  }
+
+  /**
+   * Confirms an application from its link: a `pending_review` organization with the applicant
+   * as its owner exists from now on. The link works once.
+   */
+  async confirmApplication(
+    token: unknown,
+  ): Promise<{ user: DashboardUser; organization: OrganizationEntity }> {
+    const gone = new AppError(ErrorCode.NotFound, 'This application link is used or expired.');
+    if (!looksLikeToken(token)) {
+      throw gone;
+    }
+    return this.applications.take(tokenHash(token), this.clock.now(), async (application) => {
+      if (!application) {
+        throw gone;
+      }
+      if (await this.users.findByEmail(application.email)) {
+        throw new AppError(ErrorCode.EmailTaken, 'A user with this email exists already.', {
+          param: 'email',
+        });
+      }
+      const organization = await this.organizations.create(
+        {
+          name: application.organizationName,
+          feePercent: application.feePercent,
+          status: 'pending_review',
+          providerActivated: false,
+          payoutAddress: null,
+          payoutNetwork: 'trc20',
+        },
+        dashboardActor(application),
+      );
+      const user = await this.users.create({
+        organizationId: organization.id,
+        email: application.email,
+        passwordHash: application.passwordHash,
+        role: 'owner',
+      });
+      await this.audit.record(user, 'user.signed_up', { type: 'user', id: user.id });
+      this.logger.log({ orgId: organization.id, userId: user.id }, 'organization applied');
+      return { user, organization };
+    });
   }
 
   /**

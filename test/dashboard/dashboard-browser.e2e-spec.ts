@@ -2,6 +2,7 @@ import request from 'supertest';
 import type { Browser } from 'playwright-core';
 import { TEST_ADMIN_TOKEN } from '../support/api.js';
 import {
+  applyInBrowser,
   launchChromium,
   screenshot,
   seriousAxeFindings,
@@ -43,14 +44,12 @@ describe('Dashboard in a browser', () => {
 
     await page.goto(`${url}/partner/signup`);
     expect(await seriousAxeFindings(page)).toEqual([]);
-    await page.getByLabel('Organization name').fill('Browser Wallet Ltd');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByLabel('Fee percent').fill('1.5');
-    await Promise.all([
-      page.waitForURL(`${url}/partner`),
-      page.getByRole('button', { name: 'Apply' }).click(),
-    ]);
+    await applyInBrowser(page, url, harness.smtp, {
+      organizationName: 'Browser Wallet Ltd',
+      email,
+      password,
+      feePercent: '1.5',
+    });
     await expect(page.getByRole('heading', { name: 'Overview' }).isVisible()).resolves.toBe(true);
     expect(await page.getByText('Pending review').isVisible()).toBe(true);
     expect(await page.locator('main').innerText()).toMatch(/Use test mode meanwhile/i);

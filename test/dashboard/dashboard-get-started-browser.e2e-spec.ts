@@ -12,6 +12,7 @@ import { startPoller, type PollerProcess } from '../../apps/poller/poller.bootst
 import { insertSwaps } from '../factories/swaps.js';
 import { TEST_ADMIN_TOKEN, testApiEnv } from '../support/api.js';
 import {
+  applyInBrowser,
   launchChromium,
   screenshot,
   seriousAxeFindings,
@@ -162,15 +163,12 @@ describe('Get started in a browser: from sign-up to a finished test swap', () =>
   });
 
   it('signs up, makes a test key on Get started, runs its walkthrough as printed and ticks the checklist', async () => {
-    await page.goto(`${url}/partner/signup`);
-    await page.getByLabel('Organization name').fill(ORGANIZATION);
-    await page.getByLabel('Email').fill(testEmail('first'));
-    await page.getByLabel('Password').fill(testPassword());
-    await page.getByLabel('Fee percent').fill('1');
-    await Promise.all([
-      page.waitForURL(`${url}/partner`),
-      page.getByRole('button', { name: 'Apply' }).click(),
-    ]);
+    await applyInBrowser(page, url, harness.smtp, {
+      organizationName: ORGANIZATION,
+      email: testEmail('first'),
+      password: testPassword(),
+      feePercent: '1',
+    });
     // A new organization starts in test mode: the Overview asks to switch it on only when it is off.
     const overview = async (): Promise<string> => page.locator('main').innerText();
     expect(await overview()).toContain('Use test mode meanwhile: it is on');

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { TestSmtp } from './smtp.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(
@@ -90,4 +91,43 @@ export async function seriousAxeFindings(page: Page): Promise<string[]> {
 export async function screenshot(page: Page, name: string): Promise<void> {
   await mkdir(SCREENSHOTS, { recursive: true });
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+/** An application filled in on the sign-up page, as a person types it. */
+export interface BrowserApplication {
+  organizationName: string;
+  email: string;
+  password: string;
+  feePercent: string;
+}
+
+/**
+ * Applies on `/partner/signup`, then follows the link mailed to the address and confirms it, as
+ * the applicant does: the page ends on the new organization's Overview, signed in.
+ */
+export async function applyInBrowser(
+  page: Page,
+  baseUrl: string,
+  smtp: TestSmtp,
+  application: BrowserApplication,
+): Promise<void> {
+  await page.goto(`${baseUrl}/partner/signup`);
+  await page.getByLabel('Organization name').fill(application.organizationName);
+  await page.getByLabel('Email').fill(application.email);
+  await page.getByLabel('Password').fill(application.password);
+  await page.getByLabel('Fee percent').fill(application.feePercent);
+  await Promise.all([
+    page.waitForURL(`${baseUrl}/partner/signup/sent`),
+    page.getByRole('button', { name: 'Apply' }).click(),
+  ]);
+  const mail = await smtp.waitFor(application.email, /Confirm your/);
+  const link = mail.links.find((l) => l.includes('/partner/signup/confirm/'));
+  if (!link) {
+    throw new Error('the confirmation mail has no link');
+  }
+  await page.goto(link);
+  await Promise.all([
+    page.waitForURL(`${baseUrl}/partner`),
+    page.getByRole('button', { name: 'Confirm application' }).click(),
+  ]);
 }

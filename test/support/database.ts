@@ -47,7 +47,7 @@ export async function truncateAll(url = testDatabaseUrl()): Promise<void> {
       upstream_slots, dashboard_users, dashboard_sessions, dashboard_invitations,
       dashboard_password_resets, dashboard_totp, dashboard_recovery_codes, dashboard_passkeys,
       dashboard_webauthn_challenges, dashboard_pending_sign_ins, widget_keys, widget_swaps,
-      provider_settings, provider_stats, mail_outbox
+      provider_settings, provider_stats, mail_outbox, dashboard_applications
       RESTART IDENTITY CASCADE`);
   } finally {
     await client.end();

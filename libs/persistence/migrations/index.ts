@@ -17,6 +17,7 @@ import { LiquidityRouting1765400000000 } from './1765400000000-liquidity-routing
 import { GetStarted1765520000000 } from './1765520000000-get-started.js';
 import { MailOutbox1765530000000 } from './1765530000000-mail-outbox.js';
 import { RefundHash1765540000000 } from './1765540000000-refund-hash.js';
+import { DashboardApplications1765550000000 } from './1765550000000-dashboard-applications.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
 export const MIGRATIONS = [
@@ -39,4 +40,5 @@ export const MIGRATIONS = [
   GetStarted1765520000000,
   MailOutbox1765530000000,
   RefundHash1765540000000,
+  DashboardApplications1765550000000,
 ];

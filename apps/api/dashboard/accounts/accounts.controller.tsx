@@ -21,17 +21,21 @@ import {
   Page,
   PublicPage,
 } from '../common/dashboard.decorators.js';
+import { DASHBOARD_SETTINGS, type DashboardSettings } from '../common/dashboard.config.js';
 import { setFlash } from '../common/flash.js';
 import { retryAfterSeconds } from '../common/retry-after.js';
 import { emailProblem, passwordFieldProblem, textProblem } from '../common/form-rules.js';
-import { safeNext } from '../../platform/site/origin.js';
+import { safeNext, serviceOrigin } from '../../platform/site/origin.js';
 import { SeeOther } from '../common/see-other.js';
 import { SECOND_FACTOR_STEP, type SignInStep } from '../common/sign-in-steps.js';
 import {
+  AccountExistsPage,
+  ConfirmApplicationPage,
   LinkGonePage,
   LoginPage,
   SetPasswordPage,
   SignupPage,
+  SignupSentPage,
   type SignupValues,
 } from './accounts.pages.js';
 
@@ -41,8 +45,8 @@ export const SIGN_IN_FAILED = 'Email or password is incorrect.';
 type Form = Record<string, string>;
 
 /**
- * Getting in and out: sign-in, applying (sign-up), accepting an invitation, sign-out, and the
- * "Test mode" switch.
+ * Getting in and out: sign-in, applying (sign-up, confirmed from a mailed link), accepting an
+ * invitation, sign-out, and the "Test mode" switch.
  */
 @DashboardController()
 export class AccountsController {
@@ -53,6 +57,7 @@ export class AccountsController {
     private readonly throttle: SignInThrottle,
     private readonly audit: DashboardAudit,
     @Inject(SECOND_FACTOR_STEP) private readonly secondFactor: SignInStep,
+    @Inject(DASHBOARD_SETTINGS) private readonly settings: DashboardSettings,
   ) {}
 
   @Get('login')
@@ -166,24 +171,77 @@ export class AccountsController {
       );
     }
     try {
-      const { user } = await this.accounts.signUp({
-        organizationName: values.organizationName,
-        email: values.email,
-        password,
-        feePercent,
-      });
-      await this.startSession(req, res, user, ctx.signedIn);
+      await this.accounts.apply(
+        {
+          organizationName: values.organizationName,
+          email: values.email,
+          password,
+          feePercent,
+        },
+        serviceOrigin(req, this.settings.publicUrl),
+      );
     } catch (error: unknown) {
       if (error instanceof AppError && error.param === 'password') {
         errors.password = error.message;
         return again(400);
       }
+      throw error;
+    }
+    throw new SeeOther('/partner/signup/sent');
+  }
+
+  @Get('signup/sent')
+  @PublicPage()
+  signupSent(@Page() ctx: PageContext): JSX.Element {
+    return <SignupSentPage ctx={ctx} />;
+  }
+
+  @Get('signup/confirm/:token')
+  @PublicPage()
+  async confirmationPage(
+    @Page() ctx: PageContext,
+    @Param('token') token: string,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<JSX.Element> {
+    const application = await this.accounts.findOpenApplication(token);
+    if (!application) {
+      res.status(404);
+      return <LinkGonePage ctx={ctx} what="application" />;
+    }
+    return (
+      <ConfirmApplicationPage
+        ctx={ctx}
+        token={token}
+        email={application.email}
+        organizationName={application.organizationName}
+      />
+    );
+  }
+
+  @Post('signup/confirm/:token')
+  @PublicPage()
+  @HttpCode(200)
+  async confirmApplication(
+    @Page() ctx: PageContext,
+    @Param('token') token: string,
+    @Req() req: Request,
+    @Res({ passthrough: true }) res: Response,
+  ): Promise<JSX.Element> {
+    let user: DashboardUser;
+    try {
+      ({ user } = await this.accounts.confirmApplication(token));
+    } catch (error: unknown) {
+      if (error instanceof AppError && error.code === ErrorCode.NotFound) {
+        res.status(404);
+        return <LinkGonePage ctx={ctx} what="application" />;
+      }
       if (error instanceof AppError && error.code === ErrorCode.EmailTaken) {
-        errors.email = 'An account with this email exists already. Sign in instead.';
-        return again(409);
+        res.status(409);
+        return <AccountExistsPage ctx={ctx} />;
       }
       throw error;
     }
+    await this.startSession(req, res, user, ctx.signedIn);
     setFlash(req, res, {
       kind: 'success',
       text: 'Application received. We review it shortly; meanwhile you can use test mode.',

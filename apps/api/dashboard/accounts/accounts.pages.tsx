@@ -52,6 +52,10 @@ export function LoginPage({
   );
 }
 
+/** What every valid application hears, whether or not the address has an account. */
+export const APPLICATION_SENT =
+  'We sent a link to the email you gave. Follow it to confirm your address and create your organization; it works once, for 24 hours.';
+
 export interface SignupValues {
   organizationName?: string;
   email?: string;
@@ -127,6 +131,52 @@ export function SignupPage({
   );
 }
 
+/** After applying: the same page whoever the address belongs to. */
+export function SignupSentPage({ ctx }: { ctx: PageContext }): JSX.Element {
+  return (
+    <Layout ctx={ctx} title="Check your email">
+      <h1>Check your email</h1>
+      <Notice>
+        <p role="status">{APPLICATION_SENT}</p>
+      </Notice>
+      <p>
+        No mail after a few minutes? Look in your spam folder, or{' '}
+        <a href="/partner/signup">apply again</a>.
+      </p>
+      <p>
+        Already have an account? <a href="/partner/login">Sign in</a>
+      </p>
+    </Layout>
+  );
+}
+
+/** The page a confirmation link opens: one button creates the organization (never a GET). */
+export function ConfirmApplicationPage({
+  ctx,
+  token,
+  email,
+  organizationName,
+}: {
+  ctx: PageContext;
+  token: string;
+  email: string;
+  organizationName: string;
+}): JSX.Element {
+  return (
+    <Layout ctx={ctx} title="Confirm your application">
+      <h1>Confirm your application</h1>
+      <p safe>{`${organizationName} applies for a partner account, owned by ${email}.`}</p>
+      <div class="panel">
+        <Form ctx={ctx} action={`/partner/signup/confirm/${token}`} label="Confirm application">
+          <div class="actions">
+            <button type="submit">Confirm application</button>
+          </div>
+        </Form>
+      </div>
+    </Layout>
+  );
+}
+
 /** Choosing a password from a link (invitation or reset). */
 export function SetPasswordPage({
   ctx,
@@ -172,6 +222,21 @@ export function SetPasswordPage({
           </div>
         </Form>
       </div>
+    </Layout>
+  );
+}
+
+/** A confirmation link whose address has an account by now (applied twice, one confirmed). */
+export function AccountExistsPage({ ctx }: { ctx: PageContext }): JSX.Element {
+  return (
+    <Layout ctx={ctx} title="Account exists">
+      <h1>This email has an account</h1>
+      <Notice>
+        <p>An account with this email exists already. Sign in instead.</p>
+      </Notice>
+      <p>
+        <a href="/partner/login">Go to sign in</a>
+      </p>
     </Layout>
   );
 }
