@@ -36,7 +36,7 @@ export class ApplicationsRepository {
     await checkedRows(
       manager,
       {},
-      `WITH expired AS (DELETE FROM dashboard_applications WHERE expires_at <= $7)
+      `WITH expired AS (DELETE FROM dashboard_applications WHERE expires_at <= $6)
        INSERT INTO dashboard_applications
          (email, organization_name, fee_percent, password_hash, token_hash, created_at, expires_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7)`,

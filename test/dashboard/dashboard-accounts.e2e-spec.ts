@@ -1,7 +1,13 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
-import { Clock, DashboardAccountsService, PASSWORD_RESET_TTL_MS } from '#app/accounts';
+import {
+  APPLICATION_TTL_MS,
+  Clock,
+  DashboardAccountsService,
+  PASSWORD_RESET_TTL_MS,
+} from '#app/accounts';
 import { truncateAll } from '../support/database.js';
+import { waitUntil } from '../support/wait.js';
 import {
   createDashboardUser,
   createTestOrganization,
@@ -15,6 +21,8 @@ import {
 } from '../support/dashboard.js';
 
 const RESET_SENT = 'If an account exists for this email, we sent it a link';
+/** What every valid application hears, whether or not the address has an account. */
+const APPLICATION_SENT = 'We sent a link to the email you gave.';
 
 describe('Dashboard accounts', () => {
   let harness: DashboardHarness;
@@ -295,5 +303,109 @@ describe('Dashboard accounts', () => {
         ).toBe(200);
       }
     }, 60_000);
+  });
+
+  describe('applying', () => {
+    /** Applies from a fresh client; the answer as a person (and an enumerator) sees it. */
+    async function apply(email: string, organizationName: string) {
+      const client = new DashboardClient(url);
+      await client.get('/partner/signup');
+      const res = await client.post('/partner/signup', {
+        organizationName,
+        email,
+        password: testPassword(),
+        feePercent: '1',
+      });
+      const page = await client.get(String(res.headers.location));
+      return { client, status: res.status, location: res.headers.location, page: page.text };
+    }
+
+    it('answers the same whether the email has an account, and mails the address', async () => {
+      const { email: taken } = await createDashboardUser(harness.api, organizationId, 'viewer');
+      const fresh = testEmail('applicant');
+
+      const known = await apply(taken, 'Second Try Ltd');
+      const unknown = await apply(fresh, 'New Wallet Ltd');
+
+      for (const answer of [known, unknown]) {
+        expect(answer.status).toBe(303);
+        expect(answer.location).toBe('/partner/signup/sent');
+        expect(answer.client.sessionId()).toBeUndefined();
+        expect(answer.page).toContain(APPLICATION_SENT);
+      }
+      expect(known.page.replace(/name="_csrf" value="[^"]+"/g, '')).toBe(
+        unknown.page.replace(/name="_csrf" value="[^"]+"/g, ''),
+      );
+      const notice = await harness.smtp.waitFor(taken, /account already/);
+      expect(notice.text).toContain('/partner/forgot-password');
+      expect(notice.links.some((l) => l.includes('/partner/signup/confirm/'))).toBe(false);
+      const confirm = await harness.smtp.waitFor(fresh, /Confirm your/);
+      expect(confirm.links.some((l) => l.includes('/partner/signup/confirm/'))).toBe(true);
+    });
+
+    it('creates the organization and signs its owner in only from the mailed link, once', async () => {
+      const email = testEmail('founder');
+      const { client } = await apply(email, 'Linked Wallet Ltd');
+      const mail = await harness.smtp.waitFor(email, /Confirm your/);
+      const link = new URL(mail.links.find((l) => l.includes('/partner/signup/confirm/'))!);
+
+      const page = await client.get(link.pathname);
+      expect(page.status).toBe(200);
+      expect(page.text).toContain('Linked Wallet Ltd');
+      const confirmed = await client.post(link.pathname, {});
+      expect(confirmed.status).toBe(303);
+      expect(confirmed.headers.location).toBe('/partner');
+      const overview = await client.get('/partner');
+      expect(overview.status).toBe(200);
+      expect(overview.text).toContain('Pending review');
+
+      const again = await new DashboardClient(url).get(link.pathname);
+      expect(again.status).toBe(404);
+      const replay = await client.post(link.pathname, {});
+      expect(replay.status).toBe(404);
+    });
+
+    it('refuses a second link of an address that has an account by now', async () => {
+      const email = testEmail('twice');
+      await apply(email, 'First Ltd');
+      await apply(email, 'Second Ltd');
+      await waitUntil(
+        'both confirmation mails',
+        () =>
+          Promise.resolve(
+            harness.smtp.mails.filter((m) => m.to.includes(email) && /Confirm/.test(m.subject))
+              .length === 2,
+          ),
+        10_000,
+        100,
+      );
+      const [first, second] = harness.smtp.mails
+        .filter((m) => m.to.includes(email) && /Confirm/.test(m.subject))
+        .map((m) => new URL(m.links.find((l) => l.includes('/partner/signup/confirm/'))!));
+      const client = new DashboardClient(url);
+      await client.get(first.pathname);
+      expect((await client.post(first.pathname, {})).status).toBe(303);
+      const other = new DashboardClient(url);
+      await other.get(second.pathname);
+      const refused = await other.post(second.pathname, {});
+      expect(refused.status).toBe(409);
+      expect(refused.text).toContain('An account with this email exists already');
+      expect(other.sessionId()).toBeUndefined();
+    });
+
+    it('lets a link expire after 24 hours', async () => {
+      const email = testEmail('late');
+      await apply(email, 'Late Ltd');
+      const mail = await harness.smtp.waitFor(email, /Confirm your/);
+      const link = new URL(mail.links.find((l) => l.includes('/partner/signup/confirm/'))!);
+      const client = new DashboardClient(url);
+      expect((await client.get(link.pathname)).status).toBe(200);
+      jest
+        .spyOn(harness.api.app.get(Clock), 'now')
+        .mockReturnValue(new Date(Date.now() + APPLICATION_TTL_MS + 1000));
+      expect((await client.get(link.pathname)).status).toBe(404);
+      expect((await client.post(link.pathname, {})).status).toBe(404);
+      expect(client.sessionId()).toBeUndefined();
+    });
   });
 });

@@ -17,8 +17,6 @@ import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitUntil } from '../support/wait.js';
 
 const PUBLIC_URL = 'https://swaps.example.com';
-/** What every valid application hears, whether or not the address has an account. */
-const APPLICATION_SENT = 'We sent a link to the email you gave.';
 
 /** The dashboard's public doors (sign-up, forgot password, sign-in) and the mail behind them. */
 describe('Dashboard doors', () => {
@@ -240,107 +238,5 @@ describe('Dashboard doors', () => {
       expect(answers.slice(0, perIp).every((status) => status === 303)).toBe(true);
       expect(answers[perIp]).toBe(429);
     }, 120_000);
-  });
-
-  describe('applying', () => {
-    let harness: DashboardHarness;
-    let organizationId: string;
-
-    beforeAll(async () => {
-      await truncateAll();
-      harness = await startDashboardApi();
-      organizationId = await createTestOrganization(harness.api);
-    });
-
-    afterAll(async () => {
-      await harness.close();
-    });
-
-    /** Applies from a fresh client; the answer as a person (and an enumerator) sees it. */
-    async function apply(email: string, organizationName: string) {
-      const client = new DashboardClient(harness.api.url);
-      await client.get('/partner/signup');
-      const res = await client.post('/partner/signup', {
-        organizationName,
-        email,
-        password: testPassword(),
-        feePercent: '1',
-      });
-      const page = await client.get(String(res.headers.location));
-      return { client, status: res.status, location: res.headers.location, page: page.text };
-    }
-
-    it('answers the same whether the email has an account, and mails the address', async () => {
-      const { email: taken } = await createDashboardUser(harness.api, organizationId, 'viewer');
-      const fresh = testEmail('applicant');
-
-      const known = await apply(taken, 'Second Try Ltd');
-      const unknown = await apply(fresh, 'New Wallet Ltd');
-
-      for (const answer of [known, unknown]) {
-        expect(answer.status).toBe(303);
-        expect(answer.location).toBe('/partner/signup/sent');
-        expect(answer.client.sessionId()).toBeUndefined();
-        expect(answer.page).toContain(APPLICATION_SENT);
-      }
-      expect(known.page.replace(/name="_csrf" value="[^"]+"/g, '')).toBe(
-        unknown.page.replace(/name="_csrf" value="[^"]+"/g, ''),
-      );
-      const notice = await harness.smtp.waitFor(taken, /account already/);
-      expect(notice.text).toContain('/partner/forgot-password');
-      expect(notice.links.some((l) => l.includes('/partner/signup/confirm/'))).toBe(false);
-      const confirm = await harness.smtp.waitFor(fresh, /Confirm your/);
-      expect(confirm.links.some((l) => l.includes('/partner/signup/confirm/'))).toBe(true);
-    });
-
-    it('creates the organization and signs its owner in only from the mailed link, once', async () => {
-      const email = testEmail('founder');
-      const { client } = await apply(email, 'Linked Wallet Ltd');
-      const mail = await harness.smtp.waitFor(email, /Confirm your/);
-      const link = new URL(mail.links.find((l) => l.includes('/partner/signup/confirm/'))!);
-
-      const page = await client.get(link.pathname);
-      expect(page.status).toBe(200);
-      expect(page.text).toContain('Linked Wallet Ltd');
-      const confirmed = await client.post(link.pathname, {});
-      expect(confirmed.status).toBe(303);
-      expect(confirmed.headers.location).toBe('/partner');
-      const overview = await client.get('/partner');
-      expect(overview.status).toBe(200);
-      expect(overview.text).toContain('Pending review');
-
-      const again = await new DashboardClient(harness.api.url).get(link.pathname);
-      expect(again.status).toBe(404);
-      const replay = await client.post(link.pathname, {});
-      expect(replay.status).toBe(404);
-    });
-
-    it('refuses a second link of an address that has an account by now', async () => {
-      const email = testEmail('twice');
-      await apply(email, 'First Ltd');
-      await apply(email, 'Second Ltd');
-      await waitUntil(
-        'both confirmation mails',
-        () =>
-          Promise.resolve(
-            harness.smtp.mails.filter((m) => m.to.includes(email) && /Confirm/.test(m.subject))
-              .length === 2,
-          ),
-        10_000,
-        100,
-      );
-      const [first, second] = harness.smtp.mails
-        .filter((m) => m.to.includes(email) && /Confirm/.test(m.subject))
-        .map((m) => new URL(m.links.find((l) => l.includes('/partner/signup/confirm/'))!));
-      const client = new DashboardClient(harness.api.url);
-      await client.get(first.pathname);
-      expect((await client.post(first.pathname, {})).status).toBe(303);
-      const other = new DashboardClient(harness.api.url);
-      await other.get(second.pathname);
-      const refused = await other.post(second.pathname, {});
-      expect(refused.status).toBe(409);
-      expect(refused.text).toContain('An account with this email exists already');
-      expect(other.sessionId()).toBeUndefined();
-    });
   });
 });
