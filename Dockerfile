@@ -6,6 +6,7 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY apps apps
 COPY libs libs
+COPY web web
 RUN npm run build && npm prune --omit=dev
 
 FROM node:24-bookworm-slim AS runtime

@@ -184,6 +184,27 @@ const testKitOutsidePackages = {
   rules: restrict([TEST_KIT]),
 };
 
+/**
+ * The browser's code (docs/decisions.md, "Browser code as real sources, built by esbuild"): its
+ * TypeScript is type-checked against the DOM by `web/tsconfig.json`, the frozen loader v1 is plain
+ * JavaScript; both see the browser's globals and import nothing of Node. `web/build.js` runs in
+ * Node (it builds the rest).
+ */
+const BROWSER_GLOBALS = Object.fromEntries(
+  ['window', 'document', 'navigator', 'location', 'console', 'fetch', 'URL', 'CustomEvent'].map(
+    (name) => [name, 'readonly'],
+  ),
+);
+const browserCode = {
+  files: ['web/**/*.{ts,js}'],
+  ignores: ['web/build.js'],
+  languageOptions: { globals: BROWSER_GLOBALS },
+  rules: restrict([
+    TEST_KIT,
+    { regex: '^node:', message: 'web/ runs in the browser: it imports nothing of Node.' },
+  ]),
+};
+
 const ONE_QUERY_STYLE =
   'Repositories write plain SQL through queryRows and EntityColumns (docs/decisions.md, "One writer per table, one query style per repository").';
 
@@ -264,5 +285,6 @@ export default tseslint.config(
   ...boundaries,
   apiSurfaces,
   testKitOutsidePackages,
+  browserCode,
   prettier,
 );

@@ -1,13 +1,16 @@
 // Plain ESM, run by the global setup before anything loads `dist/`: process tests spawn
-// `dist/apps/*/main.js` and the setup migrates with `dist/libs/persistence`, so a run started with
-// `npx jest …` right after an edit must not test the previous build.
+// `dist/apps/*/main.js`, the setup migrates with `dist/libs/persistence` and the api serves the
+// browser's files from `dist/web`, so a run started with `npx jest …` right after an edit must not
+// test the previous build.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 const ROOT = new URL('..', import.meta.url).pathname;
-const SOURCES = ['apps', 'libs', 'bench'];
+const SOURCES = ['apps', 'libs', 'bench', 'web'];
+/** What a source is: TypeScript, and the browser's stylesheets, frozen scripts and images. */
+const SOURCE_FILE = /\.(?:tsx?|css|js|svg)$/;
 const CONFIG_FILES = ['package.json', 'tsconfig.json', 'tsconfig.build.json'];
 /** Written after every build this file makes: the build is as new as this or the tsc build info. */
 const STAMP = join(ROOT, 'dist', '.built-at');
@@ -15,6 +18,8 @@ const BUILD_INFO = join(ROOT, 'dist', '.tsbuildinfo');
 /** Held while one run builds, so two runs started together never write `dist/` at once. */
 const LOCK = join(ROOT, 'dist', '.build.lock');
 const LOCK_STALE_MS = 10 * 60_000;
+/** Written last by `web/build.js`: a build without it (a bare `tsc`) lacks the browser's files. */
+const WEB_MANIFEST = join(ROOT, 'dist', 'web', 'manifest.json');
 
 function mtime(path) {
   try {
@@ -30,7 +35,7 @@ function newestSource(dir) {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) {
       newest = Math.max(newest, newestSource(path));
-    } else if (entry.name.endsWith('.ts')) {
+    } else if (SOURCE_FILE.test(entry.name)) {
       newest = Math.max(newest, mtime(path));
     }
   }
@@ -43,7 +48,7 @@ function isStale() {
     ...SOURCES.map((dir) => newestSource(join(ROOT, dir))),
     ...CONFIG_FILES.map((file) => mtime(join(ROOT, file))),
   );
-  return built === 0 || sources > built;
+  return built === 0 || sources > built || mtime(WEB_MANIFEST) === 0;
 }
 
 async function takeLock() {
@@ -65,7 +70,10 @@ async function takeLock() {
   }
 }
 
-/** Builds with the project's own `tsc` when a source or config file is newer than the build. */
+/**
+ * Builds as `npm run build` does (the project's own `tsc`, then `web/build.js`) when a source or
+ * config file is newer than the build.
+ */
 export async function buildIfStale() {
   if (!isStale()) {
     return;
@@ -76,9 +84,13 @@ export async function buildIfStale() {
     if (isStale()) {
       const started = Date.now();
       process.stdout.write(
-        'dist/ is older than the sources: building (tsc -p tsconfig.build.json)\n',
+        'dist/ is older than the sources: building (tsc -p tsconfig.build.json, node web/build.js)\n',
       );
       execFileSync(join(ROOT, 'node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], {
+        cwd: ROOT,
+        stdio: 'inherit',
+      });
+      execFileSync(process.execPath, [join(ROOT, 'web', 'build.js')], {
         cwd: ROOT,
         stdio: 'inherit',
       });

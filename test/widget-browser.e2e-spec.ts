@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
 import request from 'supertest';
-import { WIDGET_ASSETS } from '../apps/api/platform/assets/widget.assets.js';
+import { asset } from '../apps/api/platform/assets/asset.registry.js';
 import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
 import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
 import { truncateAll } from './support/database.js';
@@ -49,7 +49,7 @@ function partnerPage(apiUrl: string, key: string): string {
     }
   });
 </script>
-<script src="${apiUrl}/widget.js" integrity="${WIDGET_ASSETS.loader.integrity}" crossorigin="anonymous"></script>
+<script src="${apiUrl}/widget.js" integrity="${asset('loader.js').integrity}" crossorigin="anonymous"></script>
 </body></html>`;
 }
 

@@ -6,6 +6,7 @@ import { HealthModule } from '#app/health';
 import { WebhookOutbox, WebhooksDataModule } from '#app/webhooks';
 import { AddressesModule } from './partner-api/addresses/addresses.module.js';
 import { AdminModule } from './admin-api/admin.module.js';
+import { AssetsModule } from './platform/assets/assets.module.js';
 import { CurrenciesModule } from './partner-api/currencies/currencies.module.js';
 import { DashboardModule } from './dashboard/dashboard.module.js';
 import { EventsModule } from './partner-api/events/events.module.js';
@@ -43,6 +44,7 @@ export class ApiModule {
         SiteSettingsModule.forRoot(config),
         HealthModule.forRoot(config),
         OpenApiModule,
+        AssetsModule,
         AdminModule,
         CurrenciesModule,
         PairsModule,

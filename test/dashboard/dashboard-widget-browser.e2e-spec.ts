@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
-import { WIDGET_ASSETS } from '../../apps/api/platform/assets/widget.assets.js';
+import { asset } from '../../apps/api/platform/assets/asset.registry.js';
 import { TEST_ADMIN_TOKEN } from '../support/api.js';
 import {
   launchChromium,
@@ -111,7 +111,7 @@ describe('Dashboard Widget page in a browser', () => {
         `<div data-swap-widget data-key="${key}" data-theme="dark" data-accent="#f59e0b"></div>`,
       );
       expect(snippet).toContain(`src="${url}/widget/v1.js"`);
-      expect(snippet).toContain(`integrity="${WIDGET_ASSETS.loader.integrity}"`);
+      expect(snippet).toContain(`integrity="${asset('loader-v1.js').integrity}"`);
 
       await page.getByRole('button', { name: 'Copy snippet' }).click();
       await page.getByRole('button', { name: 'Copied snippet' }).waitFor();

@@ -1,7 +1,7 @@
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { WidgetKeysService } from '#app/widgets';
-import { WIDGET_ASSETS } from '../../apps/api/platform/assets/widget.assets.js';
+import { asset } from '../../apps/api/platform/assets/asset.registry.js';
 import { openTestDataSource, testRedisPrefix, truncateAll } from '../support/database.js';
 import {
   createTestOrganization,
@@ -120,7 +120,7 @@ describe('Dashboard Widget page', () => {
         `<div data-swap-widget data-key="${key}"></div>`,
         '<script',
         `  src="${harness.api.url}/widget/v1.js"`,
-        `  integrity="${WIDGET_ASSETS.loader.integrity}"`,
+        `  integrity="${asset('loader-v1.js').integrity}"`,
         '  crossorigin="anonymous"',
         '></script>',
       ].join('\n'),

@@ -8,7 +8,6 @@ import { ApiKeysPagesModule } from './api-keys/api-keys.module.js';
 import { EventsPagesModule } from './events/events.module.js';
 import { GetStartedPagesModule } from './get-started/get-started.module.js';
 import { WebhooksPagesModule } from './webhooks/webhooks.module.js';
-import { AssetsController } from '../platform/assets/assets.controller.js';
 import { DashboardCoreModule } from './dashboard-core.module.js';
 import { DashboardEarningsModule } from './earnings/earnings.module.js';
 import { LandingController } from './landing/landing.controller.js';
@@ -42,7 +41,7 @@ class DashboardSettingsModule {}
 class AccountsPagesModule {}
 
 /**
- * The partner dashboard at `/partner` and its `/assets`. Each page group is its own module,
+ * The partner dashboard at `/partner`. Each page group is its own module,
  * importing `DashboardCoreModule`, listed here.
  */
 @Module({})
@@ -68,7 +67,7 @@ export class DashboardModule {
         WidgetPagesModule,
         secondFactors,
       ],
-      controllers: [AssetsController, LandingController],
+      controllers: [LandingController],
     };
   }
 }

@@ -1,5 +1,5 @@
 import type { Children } from '@kitajs/html';
-import { DASHBOARD_STYLES, FAVICON, HTMX } from '../../platform/assets/dashboard.assets.js';
+import { asset } from '../../platform/assets/asset.registry.js';
 import type { PageContext } from '../common/dashboard-request.js';
 import { FlashBanner } from './flash.js';
 import { Form } from './form.js';
@@ -34,9 +34,9 @@ function Head({ title }: { title: string }): JSX.Element {
       {/* htmx would otherwise add an inline <style>, which the CSP refuses. */}
       <meta name="htmx-config" content='{"includeIndicatorStyles":false}' />
       <title safe>{`${title} · Swap Partners`}</title>
-      <link rel="icon" href={FAVICON.url} type="image/svg+xml" />
-      <link rel="stylesheet" href={DASHBOARD_STYLES.url} />
-      <script src={HTMX.url} defer></script>
+      <link rel="icon" href={asset('favicon.svg').url} type="image/svg+xml" />
+      <link rel="stylesheet" href={asset('dashboard.css').url} />
+      <script src={asset('htmx.js').url} defer></script>
     </head>
   );
 }

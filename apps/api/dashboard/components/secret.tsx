@@ -1,30 +1,10 @@
 import type { Children } from '@kitajs/html';
-import { defineAsset } from '../../platform/assets/asset.registry.js';
+import { asset } from '../../platform/assets/asset.registry.js';
 import { Notice } from './flash.js';
 
-/**
- * Turns every "Copy" button on (they are hidden without script, where the text is selected by
- * hand) and copies its `data-copy` value to the clipboard.
- */
-export const COPY_SCRIPT = defineAsset(
-  'copy.js',
-  `document.addEventListener('DOMContentLoaded', function () {
-  if (!navigator.clipboard) { return; }
-  document.querySelectorAll('button[data-copy]').forEach(function (button) {
-    button.hidden = false;
-    button.addEventListener('click', function () {
-      navigator.clipboard.writeText(button.getAttribute('data-copy')).then(
-        function () { button.firstChild.textContent = 'Copied'; },
-        function () { button.firstChild.textContent = 'Copy failed'; });
-    });
-  });
-});
-`,
-);
-
-/** The script that makes "Copy" buttons work; once per page that has any. */
+/** The script that makes "Copy" buttons work (`web/dashboard/copy.ts`); once per page that has any. */
 export function CopyScript(): JSX.Element {
-  return <script src={COPY_SCRIPT.url} defer></script>;
+  return <script src={asset('copy.js').url} defer></script>;
 }
 
 /** A "Copy" button for `value`; `what` completes its accessible name ("Copy public key"). */

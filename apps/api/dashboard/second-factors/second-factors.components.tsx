@@ -1,14 +1,14 @@
 import type { Children } from '@kitajs/html';
 import { Form } from '../components/form.js';
 import type { PageContext } from '../common/dashboard-request.js';
-import { PASSKEYS_JS, WEBAUTHN_BROWSER } from './second-factors.assets.js';
+import { asset } from '../../platform/assets/asset.registry.js';
 
 /** The scripts a page with a passkey form loads (served assets; nothing inline). */
 export function PasskeyScripts(): JSX.Element {
   return (
     <>
-      <script src={WEBAUTHN_BROWSER.url} defer></script>
-      <script src={PASSKEYS_JS.url} defer></script>
+      <script src={asset('simplewebauthn-browser.js').url} defer></script>
+      <script src={asset('passkeys.js').url} defer></script>
     </>
   );
 }

@@ -1,8 +1,10 @@
-import { WIDGET_ASSETS } from '../../platform/assets/widget.assets.js';
+import { asset } from '../../platform/assets/asset.registry.js';
 import type { WidgetTheme } from '#app/widgets';
 
-/** The loader version partners pin: its path and its Subresource Integrity hash. */
-export const PINNED_LOADER = { path: '/widget/v1.js', integrity: WIDGET_ASSETS.loader.integrity };
+/** The loader version partners pin: its path and its Subresource Integrity hash (never changes). */
+export function pinnedLoader(): { path: string; integrity: string } {
+  return { path: '/widget/v1.js', integrity: asset('loader-v1.js').integrity };
+}
 
 function attribute(value: string): string {
   return value.replace(/[&"<>]/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -23,11 +25,12 @@ export function widgetSnippet(
     ...(options.theme === 'dark' ? ['data-theme="dark"'] : []),
     ...(options.accent ? [`data-accent="${attribute(options.accent)}"`] : []),
   ];
+  const pinned = pinnedLoader();
   return [
     `<div data-swap-widget ${data.join(' ')}></div>`,
     '<script',
-    `  src="${attribute(serviceOrigin)}${PINNED_LOADER.path}"`,
-    `  integrity="${PINNED_LOADER.integrity}"`,
+    `  src="${attribute(serviceOrigin)}${pinned.path}"`,
+    `  integrity="${pinned.integrity}"`,
     '  crossorigin="anonymous"',
     '></script>',
   ].join('\n');

@@ -1,15 +1,13 @@
 import { randomBytes } from 'node:crypto';
-import { Controller, Get, Param, Query, Res } from '@nestjs/common';
+import { Controller, Get, Query, Res } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { Response } from 'express';
-import { AppError, ErrorCode } from '#app/errors';
 import { normalizeOrigin, widgetAccent, WidgetKeyAuthenticator, widgetTheme } from '#app/widgets';
-import { WIDGET_ASSETS, type WidgetAsset } from '../../platform/assets/widget.assets.js';
+import { asset, type Asset } from '../../platform/assets/asset.registry.js';
 import { renderNotFoundPage, renderWidgetPage, type WidgetOptions } from './widget.page.js';
 
 const TICKER = /^[A-Za-z0-9_-]{1,32}$/;
 const AMOUNT = /^\d{1,20}(\.\d{1,18})?$/;
-const A_YEAR = 'public, max-age=31536000, immutable';
 const AN_HOUR = 'public, max-age=3600';
 const FIVE_MINUTES = 'public, max-age=300';
 
@@ -36,8 +34,9 @@ function csp(frameAncestors: string, nonce: string | null): string {
 }
 
 /**
- * The hosted widget (`/widget?key=…`, framed by partner pages on the key's origins), its
- * hashed assets, and the loader partners embed (`/widget.js`, pinned copies `/widget/v1.js`).
+ * The hosted widget (`/widget?key=…`, framed by partner pages on the key's origins; its script
+ * and stylesheet are `/assets/` files) and the loader partners embed: `/widget.js`, the current
+ * one, and `/widget/v1.js`, version 1 frozen byte for byte since partners pin its hash.
  */
 @ApiExcludeController()
 @Controller()
@@ -53,7 +52,7 @@ export class WidgetPageController {
     if (!caller) {
       // Anyone may frame the refusal, so a partner sees why instead of a blocked frame.
       res.setHeader('Content-Security-Policy', csp('*', null));
-      res.status(404).send(renderNotFoundPage());
+      res.status(404).send(await renderNotFoundPage());
       return;
     }
     const parent = normalizeOrigin(query.origin);
@@ -73,41 +72,27 @@ export class WidgetPageController {
       csp(`${caller.allowedOrigins.join(' ')} 'self'`, nonce),
     );
     res.setHeader('Referrer-Policy', 'no-referrer');
-    res.status(200).send(renderWidgetPage({ key: caller.key, mode: caller.mode, options, nonce }));
+    res
+      .status(200)
+      .send(await renderWidgetPage({ key: caller.key, mode: caller.mode, options, nonce }));
   }
 
   @Get('widget.js')
   loader(@Res() res: Response): void {
-    this.sendLoader(res, FIVE_MINUTES);
+    this.sendLoader(res, asset('loader.js'), FIVE_MINUTES);
   }
 
   @Get('widget/v1.js')
   loaderV1(@Res() res: Response): void {
-    this.sendLoader(res, AN_HOUR);
-  }
-
-  @Get('widget/assets/:name')
-  assetFile(@Param('name') name: string, @Res() res: Response): void {
-    const asset = [WIDGET_ASSETS.script, WIDGET_ASSETS.styles].find((a) => a.name === name);
-    if (!asset) {
-      throw new AppError(ErrorCode.NotFound, 'No such asset.');
-    }
-    this.send(res, asset, A_YEAR);
+    this.sendLoader(res, asset('loader-v1.js'), AN_HOUR);
   }
 
   /** Any page may load and pin the loader (Subresource Integrity needs CORS). */
-  private sendLoader(res: Response, cacheControl: string): void {
+  private sendLoader(res: Response, loader: Asset, cacheControl: string): void {
     res.setHeader('Access-Control-Allow-Origin', '*');
     res.setHeader('Cross-Origin-Resource-Policy', 'cross-origin');
-    this.send(res, WIDGET_ASSETS.loader, cacheControl);
-  }
-
-  private send(res: Response, asset: WidgetAsset, cacheControl: string): void {
-    res.setHeader(
-      'Content-Type',
-      asset.name.endsWith('.css') ? 'text/css; charset=utf-8' : 'text/javascript; charset=utf-8',
-    );
+    res.setHeader('Content-Type', loader.contentType);
     res.setHeader('Cache-Control', cacheControl);
-    res.status(200).send(asset.body);
+    res.status(200).send(loader.body);
   }
 }

@@ -1,10 +1,4 @@
-/**
- * `/widget.js`: mounts the hosted widget in every `[data-swap-widget]` element of the page, sizes
- * the frame to its content, and relays the widget's events to the page. It holds no origin of
- * its own (it takes the one it was loaded from), so its bytes, and its Subresource Integrity
- * hash, are the same on every server.
- */
-export const LOADER_SCRIPT = String.raw`(function () {
+(function () {
   'use strict';
   var script = document.currentScript;
   if (!script || !script.src) { return; }
@@ -63,4 +57,3 @@ export const LOADER_SCRIPT = String.raw`(function () {
   }
   window.SwapWidget = { mount: mount };
 })();
-`;
