@@ -4,11 +4,10 @@ import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
 import { EarningsRepository } from '#app/earnings';
-import { createPartner, type TestPartner } from './factories/partners.js';
-import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
-import { openTestDataSource, truncateAll } from './support/database.js';
+import type { TestPartner } from './factories/partners.js';
+import { testApiEnv, TEST_ADMIN_TOKEN } from './support/api.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { spawnServices, type ServiceProcess } from './support/processes.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 
 const random = (n: number): Uint8Array => randomBytes(n);
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -29,20 +28,15 @@ interface EarningsBody {
 }
 
 describe('Earnings: ledger, payouts and the admin view', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
+  let h: Harness;
   let pollers: ServiceProcess[] = [];
-  let db: DataSource;
   let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({ stepMs: 200 });
-    api = await startTestApi({ PROVIDER_URL: sandbox.url });
-    db = await openTestDataSource();
-    partner = await createPartner(api.app, { feePercent: '1' });
+    h = await startHarness({ sandbox: { stepMs: 200 }, partner: { feePercent: '1' } });
+    partner = h.partner;
     const pollerEnv = testApiEnv({
-      PROVIDER_URL: sandbox.url,
+      PROVIDER_URL: h.sandbox.url,
       POLL_INTERVAL_MS: '300',
       POLLER_TICK_MS: '50',
     });
@@ -52,13 +46,11 @@ describe('Earnings: ledger, payouts and the admin view', () => {
 
   afterAll(async () => {
     await Promise.all(pollers.map((p) => p.stop()));
-    await db.destroy();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   async function earnings(organizationId: string): Promise<EarningsBody> {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .get(`/admin/organizations/${organizationId}/earnings`)
       .set('Authorization', ADMIN)
       .expect(200);
@@ -66,24 +58,24 @@ describe('Earnings: ledger, payouts and the admin view', () => {
   }
 
   async function finishSwap(amountFrom: string): Promise<string> {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .post('/v1/swaps')
       .set('Authorization', partner.authorization)
       .set('Idempotency-Key', randomUUID())
       .send({ from: 'btc', to: 'eth', amountFrom, address: generateAddress('ethereum', random) })
       .expect(201);
     const id = res.body.swap.id as string;
-    const [row] = await db.query<{ provider_transaction_id: string }[]>(
+    const [row] = await h.db.query<{ provider_transaction_id: string }[]>(
       'SELECT provider_transaction_id FROM swaps WHERE id = $1',
       [id],
     );
-    await sandbox.control.deposit(row.provider_transaction_id);
+    await h.sandbox.control.deposit(row.provider_transaction_id);
     return id;
   }
 
   it('books 1 % of each finished swap once and makes one payout due at 100 USD', async () => {
     const payoutAddress = generateAddress('ethereum', random);
-    await request(api.url)
+    await request(h.api.url)
       .patch(`/admin/organizations/${partner.organizationId}`)
       .set('Authorization', ADMIN)
       .send({ payoutNetwork: 'erc20', payoutAddress })
@@ -117,7 +109,7 @@ describe('Earnings: ledger, payouts and the admin view', () => {
     expect(new Decimal(body.balanceUsd).lt(100)).toBe(true);
     expect(new Decimal(payout.amountUsd).plus(body.balanceUsd).eq(earned)).toBe(true);
     expect(body.payoutThresholdUsd).toBe('100');
-    const [{ count }] = await db.query<{ count: number }[]>(
+    const [{ count }] = await h.db.query<{ count: number }[]>(
       'SELECT count(*)::int AS count FROM earnings_ledger WHERE organization_id = $1',
       [partner.organizationId],
     );
@@ -125,15 +117,15 @@ describe('Earnings: ledger, payouts and the admin view', () => {
   });
 
   it('books a swap once even when two writers race for it', async () => {
-    const other = await createPartner(api.app, { feePercent: '2' });
-    const [swap] = await db.query<{ id: string }[]>(
+    const other = await h.newPartner({ feePercent: '2' });
+    const [swap] = await h.db.query<{ id: string }[]>(
       `INSERT INTO swaps (provider, id, organization_id, status, mode, from_ticker, to_ticker, amount_from,
          payin_address, payout_address)
        VALUES ('changelly', $1, $2, 'finished', 'float', 'usdtrx', 'btc', 7500, 'in', 'out') RETURNING id`,
       [randomBytes(8).toString('hex'), other.organizationId],
     );
-    const sut = api.app.get(EarningsRepository);
-    const dataSource = api.app.get(DataSource);
+    const sut = h.api.app.get(EarningsRepository);
+    const dataSource = h.api.app.get(DataSource);
     const entry = {
       organizationId: other.organizationId,
       swapId: swap.id,
@@ -158,15 +150,15 @@ describe('Earnings: ledger, payouts and the admin view', () => {
   });
 
   it('answers 404 for an unknown organization and 401 without the admin token', async () => {
-    await request(api.url)
+    await request(h.api.url)
       .get(`/admin/organizations/${randomUUID()}/earnings`)
       .set('Authorization', ADMIN)
       .expect(404);
-    await request(api.url)
+    await request(h.api.url)
       .get('/admin/organizations/not-a-uuid/earnings')
       .set('Authorization', ADMIN)
       .expect(404);
-    await request(api.url)
+    await request(h.api.url)
       .get(`/admin/organizations/${partner.organizationId}/earnings`)
       .expect(401);
   });

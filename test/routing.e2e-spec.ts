@@ -1,21 +1,15 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import request from 'supertest';
-import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
 import { loadPollerConfig } from '#app/config';
 import type { ProviderName } from '#app/domain';
 import { PROVIDER_FLEET, type ProviderFleet } from '#app/provider';
 import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
-import { createPartner, type TestPartner } from './factories/partners.js';
-import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
-import { openTestDataSource, truncateAll } from './support/database.js';
-import {
-  bothProviders,
-  sandboxTransactions,
-  startTestSandbox,
-  type TestSandbox,
-} from './support/sandbox.js';
+import type { TestPartner } from './factories/partners.js';
+import { testApiEnv, TEST_ADMIN_TOKEN } from './support/api.js';
+import { startHarness, type Harness } from './support/harness.js';
+import { bothProviders, sandboxTransactions } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 
 const ADMIN = `Bearer ${TEST_ADMIN_TOKEN}`;
@@ -30,46 +24,43 @@ const ethAddress = () => generateAddress('ethereum', (n) => randomBytes(n));
  * API's spreads, its faults turned on and off per provider.
  */
 describe('Liquidity routing across two providers', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let db: DataSource;
+  let h: Harness;
   let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({ stepMs: 200 });
-    api = await startTestApi(bothProviders(sandbox));
-    db = await openTestDataSource();
-    partner = await createPartner(api.app, { feePercent: '1' });
+    h = await startHarness({
+      sandbox: { stepMs: 200 },
+      providers: 'both',
+      partner: { feePercent: '1' },
+    });
+    partner = h.partner;
   }, 60_000);
 
   afterAll(async () => {
-    await db.destroy();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   beforeEach(async () => {
-    await sandbox.control.clearFaults();
-    await sandbox.control.restoreSpreads();
+    await h.sandbox.control.clearFaults();
+    await h.sandbox.control.restoreSpreads();
   });
 
   /** Makes `better` the provider that pays the most for BTC to ETH, by far. */
   async function favour(better: ProviderName): Promise<void> {
     const worse: ProviderName = better === 'changelly' ? 'changenow' : 'changelly';
-    await sandbox.control.setSpread(better, 'btc', 'eth', 0);
-    await sandbox.control.setSpread(worse, 'btc', 'eth', WORSE_BPS);
+    await h.sandbox.control.setSpread(better, 'btc', 'eth', 0);
+    await h.sandbox.control.setSpread(worse, 'btc', 'eth', WORSE_BPS);
   }
 
   function quote(body: object = {}) {
-    return request(api.url)
+    return request(h.api.url)
       .post('/v1/quotes')
       .set('Authorization', partner.authorization)
       .send({ from: 'btc', to: 'eth', amountFrom: '0.1', ...body });
   }
 
   function createSwap(key: string = randomUUID(), body: object = {}) {
-    return request(api.url)
+    return request(h.api.url)
       .post('/v1/swaps')
       .set('Authorization', partner.authorization)
       .set('Idempotency-Key', key)
@@ -78,7 +69,7 @@ describe('Liquidity routing across two providers', () => {
 
   /** Where a swap lives, as operators see it. */
   async function providerOf(swapId: string): Promise<{ provider: string; tx: string }> {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .get(`/admin/swaps/${swapId}`)
       .set('Authorization', ADMIN)
       .expect(200);
@@ -87,7 +78,7 @@ describe('Liquidity routing across two providers', () => {
   }
 
   async function creates(): Promise<Record<ProviderName, number>> {
-    const stats = await sandbox.control.stats();
+    const stats = await h.sandbox.control.stats();
     return {
       changelly:
         (stats.providers.changelly.calls.createTransaction ?? 0) +
@@ -97,7 +88,7 @@ describe('Liquidity routing across two providers', () => {
   }
 
   it("lists each currency of either provider once, ChangeNOW's extra ones too", async () => {
-    const fleet = api.app.get<ProviderFleet>(PROVIDER_FLEET);
+    const fleet = h.api.app.get<ProviderFleet>(PROVIDER_FLEET);
     const listedBy = async (provider: ProviderName) =>
       (await fleet.get(provider, true).getCurrencies())
         .filter((c) => c.extraIdName === null)
@@ -107,7 +98,7 @@ describe('Liquidity routing across two providers', () => {
       listedBy('changenow'),
     ]);
 
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .get('/v1/currencies?lite=true')
       .set('Authorization', partner.authorization)
       .expect(200);
@@ -122,7 +113,7 @@ describe('Liquidity routing across two providers', () => {
     'quotes and creates a float swap at the provider paying the most (%s)',
     async (better) => {
       await favour(better);
-      const fleet = api.app.get<ProviderFleet>(PROVIDER_FLEET);
+      const fleet = h.api.app.get<ProviderFleet>(PROVIDER_FLEET);
       const estimate = async (provider: ProviderName) =>
         Number(
           (
@@ -148,7 +139,7 @@ describe('Liquidity routing across two providers', () => {
 
   it('quotes and creates while Changelly fails every call', async () => {
     await favour('changelly');
-    await sandbox.control.setFault({
+    await h.sandbox.control.setFault({
       provider: 'changelly',
       method: '*',
       mode: 'http_500',
@@ -165,7 +156,7 @@ describe('Liquidity routing across two providers', () => {
 
   it('answers a quote within its limit while the better provider hangs', async () => {
     await favour('changelly');
-    await sandbox.control.setFault({
+    await h.sandbox.control.setFault({
       provider: 'changelly',
       method: 'getExchangeAmount',
       mode: 'timeout',
@@ -182,14 +173,14 @@ describe('Liquidity routing across two providers', () => {
   it('calls no second provider after a timeout at the first, and the retry finds the swap there', async () => {
     await favour('changenow');
     await quote().expect(200); // warms the catalogue, so the counts below are the creation's own
-    await sandbox.control.setFault({
+    await h.sandbox.control.setFault({
       provider: 'changenow',
       method: 'exchange',
       mode: 'timeout',
       count: 1,
     });
     const before = await creates();
-    const madeBefore = sandboxTransactions(sandbox, 'changenow').length;
+    const madeBefore = sandboxTransactions(h.sandbox, 'changenow').length;
     const key = randomUUID();
     const body = { address: ethAddress() };
 
@@ -197,15 +188,15 @@ describe('Liquidity routing across two providers', () => {
 
     expect(lost.status).toBeGreaterThanOrEqual(500);
     expect(await creates()).toEqual({ ...before, changenow: before.changenow + 1 });
-    expect(sandboxTransactions(sandbox, 'changenow')).toHaveLength(madeBefore + 1);
+    expect(sandboxTransactions(h.sandbox, 'changenow')).toHaveLength(madeBefore + 1);
 
     const retried = await createSwap(key, body).expect(201);
 
     const swapId = (retried.body as { swap: { id: string } }).swap.id;
-    const [made] = sandboxTransactions(sandbox, 'changenow');
+    const [made] = sandboxTransactions(h.sandbox, 'changenow');
     expect(await providerOf(swapId)).toEqual({ provider: 'changenow', tx: made.id });
     expect(await creates()).toEqual({ ...before, changenow: before.changenow + 1 });
-    expect(sandboxTransactions(sandbox, 'changenow')).toHaveLength(madeBefore + 1);
+    expect(sandboxTransactions(h.sandbox, 'changenow')).toHaveLength(madeBefore + 1);
   });
 
   it('never moves a fixed swap off its rate’s provider', async () => {
@@ -213,7 +204,7 @@ describe('Liquidity routing across two providers', () => {
     const fixed = (await quote({ mode: 'fixed' }).expect(200)).body as {
       quote: { rateId: string };
     };
-    await sandbox.control.setFault({
+    await h.sandbox.control.setFault({
       provider: 'changenow',
       method: 'exchange',
       mode: 'rate_limit',
@@ -235,7 +226,7 @@ describe('Liquidity routing across two providers', () => {
 
   it('moves a float swap to the next provider when the best refuses it before making anything', async () => {
     await favour('changenow');
-    await sandbox.control.setFault({
+    await h.sandbox.control.setFault({
       provider: 'changenow',
       method: 'exchange',
       mode: 'rate_limit',
@@ -261,7 +252,7 @@ describe('Liquidity routing across two providers', () => {
       poller = await startPoller(
         loadPollerConfig(
           testApiEnv({
-            ...bothProviders(sandbox),
+            ...bothProviders(h.sandbox),
             POLLER_HEALTH_PORT: '0',
             POLL_INTERVAL_MS: '500',
             POLLER_TICK_MS: '100',
@@ -277,7 +268,7 @@ describe('Liquidity routing across two providers', () => {
     });
 
     async function statusOf(id: string): Promise<string> {
-      const res = await request(api.url)
+      const res = await request(h.api.url)
         .get(`/v1/swaps/${id}`)
         .set('Authorization', partner.authorization)
         .expect(200);
@@ -290,9 +281,9 @@ describe('Liquidity routing across two providers', () => {
         await favour(provider);
         const res = await createSwap().expect(201);
         at[provider] = (res.body as { swap: { id: string } }).swap.id;
-        await sandbox.control.deposit((await providerOf(at[provider])).tx);
+        await h.sandbox.control.deposit((await providerOf(at[provider])).tx);
       }
-      await sandbox.control.setFault({
+      await h.sandbox.control.setFault({
         provider: 'changenow',
         method: '*',
         mode: 'timeout',
@@ -306,7 +297,7 @@ describe('Liquidity routing across two providers', () => {
       );
       expect(await statusOf(at.changenow)).toBe('waiting');
 
-      await sandbox.control.clearFaults();
+      await h.sandbox.control.clearFaults();
       await waitUntil(
         'the ChangeNOW swap to finish once it answers again',
         async () => (await statusOf(at.changenow)) === 'finished',

@@ -6,10 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { pino } from 'pino';
 import request from 'supertest';
-import { loadPollerConfig } from '#app/config';
-import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
 import {
   AuthenticationError,
   AuthorizationError,
@@ -30,10 +27,8 @@ import {
   type Swap,
   type WebhookEvent,
 } from '../sdk/src/index.js';
-import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
-import { startTestApi, testApiEnv, type TestApi } from './support/api.js';
-import { truncateAll } from './support/database.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { issueCredential, type TestPartner } from './factories/partners.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { waitUntil } from './support/wait.js';
 
 const run = promisify(execFile);
@@ -88,9 +83,7 @@ function envelope(
  * `listen` command, and a packed tarball with types.
  */
 describe('The TypeScript SDK', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let poller: PollerProcess;
+  let h: Harness;
   let partner: TestPartner;
   let tester: TestPartner;
   let client: SwapPartners;
@@ -103,31 +96,19 @@ describe('The TypeScript SDK', () => {
     extra: Partial<ConstructorParameters<typeof SwapPartners>[0]> = {},
   ) =>
     new SwapPartners({
-      baseUrl: api.url,
+      baseUrl: h.api.url,
       credential: `${who.publicKey}:${who.secret}`,
       sleep: noWait,
       ...extra,
     });
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({ stepMs: 100 });
-    const env = { PROVIDER_URL: sandbox.url, TEST_PROVIDER_URL: sandbox.url };
-    api = await startTestApi(env);
-    poller = await startPoller(
-      loadPollerConfig(
-        testApiEnv({
-          ...env,
-          POLLER_HEALTH_PORT: '0',
-          POLL_INTERVAL_MS: '60000',
-          TEST_POLL_INTERVAL_MS: '200',
-        }),
-      ),
-      pino({ level: 'silent' }),
-      { shutdownHooks: false },
-    );
-    partner = await createPartner(api.app);
-    tester = await issueCredential(api.app, partner, 'test');
+    h = await startHarness({
+      sandbox: { stepMs: 100 },
+      localPoller: { POLL_INTERVAL_MS: '60000', TEST_POLL_INTERVAL_MS: '200' },
+    });
+    partner = h.partner;
+    tester = await issueCredential(h.api.app, partner, 'test');
     client = clientFor(tester);
     work = await mkdtemp(join(tmpdir(), 'sdk-'));
   }, 60_000);
@@ -143,9 +124,7 @@ describe('The TypeScript SDK', () => {
       ),
     );
     await rm(work, { recursive: true, force: true });
-    await poller.close();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   async function testSwap(
@@ -169,7 +148,7 @@ describe('The TypeScript SDK', () => {
   }
 
   it('ships types generated from the served document, unchanged', async () => {
-    const document = (await request(api.url).get('/v1/openapi.json').expect(200)).body as object;
+    const document = (await request(h.api.url).get('/v1/openapi.json').expect(200)).body as object;
     const source = join(work, 'partner.json');
     await writeFile(source, JSON.stringify(document));
     const generated = join(work, 'schema.ts');
@@ -237,7 +216,7 @@ describe('The TypeScript SDK', () => {
       cwd: dir,
       env: {
         PATH: process.env.PATH,
-        API_URL: api.url,
+        API_URL: h.api.url,
         CREDENTIAL: `${tester.publicKey}:${tester.secret}`,
       },
       timeout: 30_000,
@@ -415,7 +394,7 @@ describe('The TypeScript SDK', () => {
   }, 30_000);
 
   it('visits every swap once, newest first, while swaps are created between its pages', async () => {
-    const other = await createPartner(api.app, { mode: 'test' });
+    const other = await h.newPartner({ mode: 'test' });
     const mine = clientFor(other);
     const existing: string[] = [];
     for (let i = 0; i < 7; i += 1) {
@@ -433,7 +412,7 @@ describe('The TypeScript SDK', () => {
   }, 60_000);
 
   it('iterates swaps and the event feed across pages, keeping the cursor', async () => {
-    const other = await createPartner(api.app, { mode: 'test' });
+    const other = await h.newPartner({ mode: 'test' });
     const mine = clientFor(other);
     const created: string[] = [];
     for (let i = 0; i < 5; i += 1) {
@@ -522,7 +501,7 @@ describe('The TypeScript SDK', () => {
         '--forward-to',
         url,
         '--api',
-        api.url,
+        h.api.url,
         '--secret',
         secret,
         '--interval',
@@ -627,7 +606,7 @@ describe('The TypeScript SDK', () => {
     const { version } = JSON.parse(await readFile(join(ROOT, 'sdk', 'package.json'), 'utf8')) as {
       version: string;
     };
-    const document = (await request(api.url).get('/v1/openapi.json').expect(200)).body as {
+    const document = (await request(h.api.url).get('/v1/openapi.json').expect(200)).body as {
       info: { version: string };
     };
     expect(version.split('.').slice(0, 2)).toEqual(document.info.version.split('.').slice(0, 2));
