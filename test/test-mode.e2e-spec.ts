@@ -1,18 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import type { DataSource } from 'typeorm';
 import { CredentialAuthenticator } from '#app/partners';
 import { SwapCreationService } from '#app/swaps';
-import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
-import {
-  honouringRetryAfter,
-  startTestApi,
-  testApiEnv,
-  TEST_ADMIN_TOKEN,
-  type TestApi,
-} from './support/api.js';
-import { openTestDataSource, truncateAll } from './support/database.js';
-import { spawnService, type ServiceProcess } from './support/processes.js';
+import { issueCredential, type TestPartner } from './factories/partners.js';
+import { honouringRetryAfter, TEST_ADMIN_TOKEN } from './support/api.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 
@@ -46,37 +38,32 @@ interface Swap {
  * refresh.
  */
 describe('Test mode', () => {
-  let liveSandbox: TestSandbox;
+  /** The harness's sandbox serves the live lane; the test lane has this one of its own. */
   let testSandbox: TestSandbox;
-  let api: TestApi;
-  let poller: ServiceProcess;
-  let db: DataSource;
+  let h: Harness;
 
   beforeAll(async () => {
-    await truncateAll();
-    liveSandbox = await startTestSandbox({ stepMs: TEST_STEP_MS });
     testSandbox = await startTestSandbox({ stepMs: TEST_STEP_MS });
-    const env = { PROVIDER_URL: liveSandbox.url, TEST_PROVIDER_URL: testSandbox.url };
-    api = await startTestApi(env);
-    poller = await spawnService('poller', testApiEnv({ ...env, POLL_INTERVAL_MS: '30000' }));
-    db = await openTestDataSource();
+    h = await startHarness({
+      sandbox: { stepMs: TEST_STEP_MS },
+      api: { TEST_PROVIDER_URL: testSandbox.url },
+      poller: { POLL_INTERVAL_MS: '30000' },
+    });
   }, 120_000);
 
   afterAll(async () => {
-    await poller.stop();
-    await db.destroy();
-    await api.close();
-    await Promise.all([liveSandbox.close(), testSandbox.close()]);
+    await h?.close();
+    await testSandbox?.close();
   });
 
   const quote = (who: TestPartner, body: object = {}) =>
-    request(api.url)
+    request(h.api.url)
       .post('/v1/quotes')
       .set('Authorization', who.authorization)
       .send({ from: 'btc', to: 'eth', amountFrom: '0.1', ...body });
 
   async function address(who: TestPartner, currency = 'eth'): Promise<string> {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .get(`/v1/test_helpers/addresses?currency=${currency}`)
       .set('Authorization', who.authorization)
       .expect(200);
@@ -89,7 +76,7 @@ describe('Test mode', () => {
     body: object = {},
     tester: TestPartner = who,
   ): Promise<Swap> {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .post('/v1/swaps')
       .set('Authorization', who.authorization)
       .set('Idempotency-Key', randomUUID())
@@ -99,10 +86,10 @@ describe('Test mode', () => {
   }
 
   const getSwap = (who: TestPartner, id: string) =>
-    request(api.url).get(`/v1/swaps/${id}`).set('Authorization', who.authorization);
+    request(h.api.url).get(`/v1/swaps/${id}`).set('Authorization', who.authorization);
 
   const helper = (who: TestPartner, id: string, action: 'deposit' | 'status', body: object) =>
-    request(api.url)
+    request(h.api.url)
       .post(`/v1/test_helpers/swaps/${id}/${action}`)
       .set('Authorization', who.authorization)
       .send(body);
@@ -128,11 +115,11 @@ describe('Test mode', () => {
     let organizationId: string;
 
     beforeAll(async () => {
-      organizationId = (await createPartner(api.app)).organizationId;
+      organizationId = (await h.newPartner()).organizationId;
     });
 
     const issue = (body?: object) => {
-      const req = request(api.url)
+      const req = request(h.api.url)
         .post(`/admin/organizations/${organizationId}/credentials`)
         .set('Authorization', ADMIN);
       return body === undefined ? req : req.send(body);
@@ -149,7 +136,7 @@ describe('Test mode', () => {
         expect(live.secret).toMatch(/^sk_live_[0-9a-f]{48}$/);
         expect(live.mode).toBe('live');
       }
-      const listed = await request(api.url)
+      const listed = await request(h.api.url)
         .get(`/admin/organizations/${organizationId}/credentials`)
         .set('Authorization', ADMIN)
         .expect(200);
@@ -176,13 +163,13 @@ describe('Test mode', () => {
     it('reveals, revokes and audits a test credential as it does a live one', async () => {
       const test = (await issue({ mode: 'test' }).expect(201)).body.credential;
       const auth = `Bearer ${test.publicKey}:${test.secret}`;
-      await request(api.url).get('/v1/swaps').set('Authorization', auth).expect(200);
-      const revealed = await request(api.url)
+      await request(h.api.url).get('/v1/swaps').set('Authorization', auth).expect(200);
+      const revealed = await request(h.api.url)
         .post(`/admin/credentials/${test.publicKey}/reveal`)
         .set('Authorization', ADMIN)
         .expect(200);
       expect(revealed.body.credential.secret).toBe(test.secret);
-      const revoked = await request(api.url)
+      const revoked = await request(h.api.url)
         .post(`/admin/credentials/${test.publicKey}/revoke`)
         .set('Authorization', ADMIN)
         .expect(200);
@@ -193,11 +180,11 @@ describe('Test mode', () => {
       await waitUntil(
         'the revoked test credential to be refused',
         async () =>
-          (await request(api.url).get('/v1/swaps').set('Authorization', auth)).status === 401,
+          (await request(h.api.url).get('/v1/swaps').set('Authorization', auth)).status === 401,
         5000,
         100,
       );
-      const audit = await request(api.url)
+      const audit = await request(h.api.url)
         .get('/admin/audit?limit=50')
         .set('Authorization', ADMIN)
         .expect(200);
@@ -217,7 +204,10 @@ describe('Test mode', () => {
         `Bearer ${test.publicKey}:${live.secret}`,
         `Bearer ${test.publicKey}:${test.secret.replace('sk_test_', 'sk_live_')}`,
       ]) {
-        const res = await request(api.url).get('/v1/swaps').set('Authorization', auth).expect(401);
+        const res = await request(h.api.url)
+          .get('/v1/swaps')
+          .set('Authorization', auth)
+          .expect(401);
         expect(res.body.error.code).toBe('unauthenticated');
       }
     });
@@ -225,8 +215,8 @@ describe('Test mode', () => {
 
   describe('what a test credential is allowed', () => {
     it('quotes and creates while the organization is pending review; live still answers 403', async () => {
-      const test = await createPartner(api.app, { status: 'pending_review', mode: 'test' });
-      const live = await issueCredential(api.app, test, 'live');
+      const test = await h.newPartner({ status: 'pending_review', mode: 'test' });
+      const live = await issueCredential(h.api.app, test, 'live');
       await quote(test).expect(200);
       const swap = await createSwap(test);
       expect(swap).toMatchObject({ status: 'waiting', livemode: false });
@@ -235,8 +225,8 @@ describe('Test mode', () => {
     });
 
     it('needs no provider account: no provider_credential_pending in test mode', async () => {
-      const test = await createPartner(api.app, { providerActivated: false, mode: 'test' });
-      const live = await issueCredential(api.app, test, 'live');
+      const test = await h.newPartner({ providerActivated: false, mode: 'test' });
+      const live = await issueCredential(h.api.app, test, 'live');
       await quote(test).expect(200);
       await createSwap(test);
       const pending = await quote(live).expect(503);
@@ -247,11 +237,11 @@ describe('Test mode', () => {
       ['suspended', 'org_suspended'],
       ['rejected', 'org_rejected'],
     ] as const)('answers 403 for a %s organization', async (status, code) => {
-      const test = await createPartner(api.app, { status, mode: 'test' });
+      const test = await h.newPartner({ status, mode: 'test' });
       for (const res of [
         await quote(test),
-        await request(api.url).get('/v1/swaps').set('Authorization', test.authorization),
-        await request(api.url)
+        await request(h.api.url).get('/v1/swaps').set('Authorization', test.authorization),
+        await request(h.api.url)
           .get('/v1/test_helpers/addresses?currency=eth')
           .set('Authorization', test.authorization),
       ]) {
@@ -263,13 +253,13 @@ describe('Test mode', () => {
 
   describe('the mode as a value', () => {
     it("sends a creation outside any request to its credential's own provider, never the other", async () => {
-      const creation = api.app.get(SwapCreationService);
-      const authenticator = api.app.get(CredentialAuthenticator);
-      const testPartner = await createPartner(api.app, { mode: 'test' });
+      const creation = h.api.app.get(SwapCreationService);
+      const authenticator = h.api.app.get(CredentialAuthenticator);
+      const testPartner = await h.newPartner({ mode: 'test' });
       // Only the create calls: the poller process polls both sandboxes meanwhile.
       const creates = async () =>
         Promise.all(
-          [liveSandbox, testSandbox].map(
+          [h.sandbox, testSandbox].map(
             async (sandbox) => (await sandbox.control.stats()).calls.createTransaction ?? 0,
           ),
         );
@@ -297,9 +287,9 @@ describe('Test mode', () => {
     let testSwap: Swap;
 
     beforeAll(async () => {
-      live = await createPartner(api.app);
-      test = await issueCredential(api.app, live, 'test');
-      otherTest = await createPartner(api.app, { mode: 'test' });
+      live = await h.newPartner();
+      test = await issueCredential(h.api.app, live, 'test');
+      otherTest = await h.newPartner({ mode: 'test' });
       liveSwap = await createSwap(live, {}, test);
       testSwap = await createSwap(test);
     });
@@ -312,7 +302,7 @@ describe('Test mode', () => {
     it('lists only the swaps of the credential’s mode', async () => {
       const ids = async (who: TestPartner) =>
         (
-          (await request(api.url).get('/v1/swaps').set('Authorization', who.authorization)).body
+          (await request(h.api.url).get('/v1/swaps').set('Authorization', who.authorization)).body
             .swaps as Swap[]
         ).map((s) => s.id);
       expect(await ids(live)).toEqual([liveSwap.id]);
@@ -335,7 +325,7 @@ describe('Test mode', () => {
 
     it('redeems a fixed rate only in the mode it was quoted in', async () => {
       const fixed = await quote(test, { mode: 'fixed' }).expect(200);
-      const res = await request(api.url)
+      const res = await request(h.api.url)
         .post('/v1/swaps')
         .set('Authorization', live.authorization)
         .set('Idempotency-Key', randomUUID())
@@ -353,9 +343,9 @@ describe('Test mode', () => {
     });
 
     it('sends test calls to the test provider only', async () => {
-      const before = (await liveSandbox.control.stats()).calls.createTransaction ?? 0;
+      const before = (await h.sandbox.control.stats()).calls.createTransaction ?? 0;
       await createSwap(test);
-      expect((await liveSandbox.control.stats()).calls.createTransaction ?? 0).toBe(before);
+      expect((await h.sandbox.control.stats()).calls.createTransaction ?? 0).toBe(before);
       expect((await testSandbox.control.stats()).calls.createTransaction).toBeGreaterThan(0);
     });
 
@@ -363,7 +353,7 @@ describe('Test mode', () => {
       const key = randomUUID();
       const body = { from: 'btc', to: 'eth', amountFrom: '0.1', address: await address(test) };
       const create = (who: TestPartner) =>
-        request(api.url)
+        request(h.api.url)
           .post('/v1/swaps')
           .set('Authorization', who.authorization)
           .set('Idempotency-Key', key)
@@ -384,8 +374,8 @@ describe('Test mode', () => {
 
     // A credential per test: the helpers count against the partner limits like any endpoint.
     beforeEach(async () => {
-      test = await createPartner(api.app, { mode: 'test' });
-      live = await issueCredential(api.app, test, 'live');
+      test = await h.newPartner({ mode: 'test' });
+      live = await issueCredential(h.api.app, test, 'live');
     });
 
     it('moves a float test swap to finished within 10 s of a deposit', async () => {
@@ -422,7 +412,7 @@ describe('Test mode', () => {
         const res = await helper(test, swap.id, 'status', { status }).expect(400);
         expect(res.body.error).toMatchObject({ code: 'invalid_request', param: 'status' });
       }
-      const bodyless = await request(api.url)
+      const bodyless = await request(h.api.url)
         .post(`/v1/test_helpers/swaps/${swap.id}/status`)
         .set('Authorization', test.authorization)
         .set('Content-Type', 'application/json')
@@ -431,7 +421,7 @@ describe('Test mode', () => {
     });
 
     it('answers 404 for an unknown id, another organization’s swap and a live swap', async () => {
-      const other = await createPartner(api.app, { mode: 'test' });
+      const other = await h.newPartner({ mode: 'test' });
       const othersSwap = await createSwap(other);
       const liveSwap = await createSwap(live, {}, test);
       for (const id of ['0123456789abcdef', 'nope', othersSwap.id, liveSwap.id]) {
@@ -451,7 +441,7 @@ describe('Test mode', () => {
       for (const res of [
         await helper(live, swap.id, 'deposit', {}),
         await helper(live, swap.id, 'status', { status: 'finished' }),
-        await request(api.url)
+        await request(h.api.url)
           .get('/v1/test_helpers/addresses?currency=eth')
           .set('Authorization', live.authorization),
       ]) {
@@ -504,11 +494,11 @@ describe('Test mode', () => {
     let test: TestPartner;
 
     beforeAll(async () => {
-      test = await createPartner(api.app, { mode: 'test' });
+      test = await h.newPartner({ mode: 'test' });
     });
 
     it('gives three valid addresses of every listed currency', async () => {
-      const currencies = await request(api.url)
+      const currencies = await request(h.api.url)
         .get('/v1/currencies')
         .set('Authorization', test.authorization)
         .expect(200);
@@ -518,7 +508,7 @@ describe('Test mode', () => {
       // deadline, and the partner is told to come back after Retry-After.
       for (const currency of tickers) {
         const res = await honouringRetryAfter(() =>
-          request(api.url)
+          request(h.api.url)
             .get(`/v1/test_helpers/addresses?currency=${currency}`)
             .set('Authorization', test.authorization),
         );
@@ -528,7 +518,7 @@ describe('Test mode', () => {
         expect(new Set(addresses).size).toBe(addresses.length);
         for (const candidate of addresses) {
           const check = await honouringRetryAfter(() =>
-            request(api.url)
+            request(h.api.url)
               .post('/v1/addresses/validate')
               .set('Authorization', test.authorization)
               .send({ currency, address: candidate }),
@@ -560,12 +550,12 @@ describe('Test mode', () => {
     });
 
     it('answers 400 pair_unsupported for an unknown ticker and 400 for none', async () => {
-      const unknown = await request(api.url)
+      const unknown = await request(h.api.url)
         .get('/v1/test_helpers/addresses?currency=nosuchcoin')
         .set('Authorization', test.authorization)
         .expect(400);
       expect(unknown.body.error.code).toBe('pair_unsupported');
-      const none = await request(api.url)
+      const none = await request(h.api.url)
         .get('/v1/test_helpers/addresses')
         .set('Authorization', test.authorization)
         .expect(400);
@@ -575,19 +565,19 @@ describe('Test mode', () => {
 
   describe('earnings', () => {
     it('books nothing for a finished test swap', async () => {
-      const test = await createPartner(api.app, { mode: 'test', feePercent: '2' });
+      const test = await h.newPartner({ mode: 'test', feePercent: '2' });
       const swap = await createSwap(test);
       await helper(test, swap.id, 'status', { status: 'finished' }).expect(200);
       await msUntilStatus(test, swap.id, 'finished', 3000);
       // Two test-lane cycles: long enough for anything the poller would book.
       await new Promise((resolve) => setTimeout(resolve, 4500));
-      const [queued] = await db.query<{ n: string }[]>(
+      const [queued] = await h.db.query<{ n: string }[]>(
         `SELECT (SELECT count(*) FROM earnings_pending WHERE swap_id = $1)
               + (SELECT count(*) FROM earnings_ledger WHERE swap_id = $1) AS n`,
         [swap.id],
       );
       expect(Number(queued.n)).toBe(0);
-      const earnings = await request(api.url)
+      const earnings = await request(h.api.url)
         .get(`/admin/organizations/${test.organizationId}/earnings`)
         .set('Authorization', ADMIN)
         .expect(200);
@@ -598,9 +588,9 @@ describe('Test mode', () => {
   describe('budgets', () => {
     it('serves live quotes without upstream_rate_limited while test traffic is at its cap', async () => {
       const testers = await Promise.all(
-        Array.from({ length: 4 }, () => createPartner(api.app, { mode: 'test' })),
+        Array.from({ length: 4 }, () => h.newPartner({ mode: 'test' })),
       );
-      const livePartner = await createPartner(api.app);
+      const livePartner = await h.newPartner();
       const until = Date.now() + 3000;
       const testCodes: string[] = [];
       const liveStatuses: number[] = [];
@@ -642,24 +632,21 @@ describe('Test mode', () => {
 });
 
 describe('Test mode without a test provider', () => {
-  let api: TestApi;
-  let sandbox: TestSandbox;
+  let h: Harness;
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    api = await startTestApi({ PROVIDER_URL: sandbox.url, TEST_PROVIDER_URL: undefined });
+    h = await startHarness({ api: { TEST_PROVIDER_URL: undefined } });
   });
 
   afterAll(async () => {
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   it('answers test-mode quotes and creates 503 upstream_not_configured', async () => {
-    const test = await createPartner(api.app, { mode: 'test' });
-    const live = await issueCredential(api.app, test, 'live');
+    const test = await h.newPartner({ mode: 'test' });
+    const live = await issueCredential(h.api.app, test, 'live');
     const body = { from: 'btc', to: 'eth', amountFrom: '0.1' };
-    const quoted = await request(api.url)
+    const quoted = await request(h.api.url)
       .post('/v1/quotes')
       .set('Authorization', test.authorization)
       .send(body)
@@ -668,14 +655,14 @@ describe('Test mode without a test provider', () => {
       type: 'upstream_error',
       code: 'upstream_not_configured',
     });
-    const created = await request(api.url)
+    const created = await request(h.api.url)
       .post('/v1/swaps')
       .set('Authorization', test.authorization)
       .set('Idempotency-Key', randomUUID())
       .send({ ...body, address: '0x52908400098527886E0F7030069857D2E4169EE7' })
       .expect(503);
     expect(created.body.error.code).toBe('upstream_not_configured');
-    await request(api.url)
+    await request(h.api.url)
       .post('/v1/quotes')
       .set('Authorization', live.authorization)
       .send(body)
