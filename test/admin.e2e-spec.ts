@@ -1,6 +1,6 @@
 import request from 'supertest';
-import { startTestApi, TEST_ADMIN_TOKEN, TestApi } from './support/api.js';
-import { truncateAll } from './support/database.js';
+import { TEST_ADMIN_TOKEN } from './support/api.js';
+import { startHarness, type Harness } from './support/harness.js';
 
 const ENVELOPE_KEYS = ['code', 'message', 'param', 'retry_after_ms', 'type', 'upstream_code'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -32,7 +32,7 @@ function expectEnvelope(body: ErrorBody, type: string, code: string, param?: str
 }
 
 describe('Admin API (over HTTP)', () => {
-  let api: TestApi;
+  let h: Harness;
   let testNumber = 0;
   let clientIp = '';
 
@@ -44,7 +44,7 @@ describe('Admin API (over HTTP)', () => {
   });
 
   function call(method: 'get' | 'post' | 'patch', path: string) {
-    return request(api.url)[method](path).set('X-Forwarded-For', clientIp);
+    return request(h.api.url)[method](path).set('X-Forwarded-For', clientIp);
   }
 
   function admin() {
@@ -64,12 +64,11 @@ describe('Admin API (over HTTP)', () => {
   }
 
   beforeAll(async () => {
-    await truncateAll();
-    api = await startTestApi({ TRUST_PROXY_HOPS: '1' });
+    h = await startHarness({ api: { TRUST_PROXY_HOPS: '1' } });
   });
 
   afterAll(async () => {
-    await api.close();
+    await h?.close();
   });
 
   describe('authentication', () => {

@@ -1,13 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import fc from 'fast-check';
-import pg from 'pg';
 import request from 'supertest';
 import { generateAddress } from '#app/chains';
-import { createPartner, issueCredential, TestPartner } from './factories/partners.js';
-import { startTestApi, TEST_ADMIN_TOKEN, TestApi } from './support/api.js';
-import { testDatabaseUrl, testRedisPrefix, truncateAll } from './support/database.js';
-import { startTestSandbox, TestSandbox } from './support/sandbox.js';
+import { issueCredential, TestPartner } from './factories/partners.js';
+import { TEST_ADMIN_TOKEN } from './support/api.js';
+import { testRedisPrefix } from './support/database.js';
+import { startHarness, type Harness } from './support/harness.js';
 
 /** Fixed seed: a failure here reproduces exactly, and the run stays the same size every time. */
 const SEED = 0x5eed_f022;
@@ -267,9 +266,7 @@ const queryString: fc.Arbitrary<string> = fc
 // ---- the suite -------------------------------------------------------------------------------
 
 describe('Fuzzing every endpoint', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let db: pg.Client;
+  let h: Harness;
   let partners: TestPartner[];
   let victimOrgId: string;
   let victimPublicKey: string;
@@ -286,32 +283,29 @@ describe('Fuzzing every endpoint', () => {
 
   async function rowCounts(): Promise<Record<string, number>> {
     const sql = `SELECT ${TABLES.map((t) => `(SELECT count(*)::int FROM ${t}) AS ${t}`).join(', ')}`;
-    const { rows } = await db.query<Record<string, number>>(sql);
-    return rows[0];
+    const [row] = await h.db.query<Record<string, number>[]>(sql);
+    return row;
   }
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox();
-    api = await startTestApi({
-      PROVIDER_URL: sandbox.url,
-      REDIS_KEY_PREFIX: `${testRedisPrefix()}fuzz-${randomBytes(3).toString('hex')}:`,
-      TRUST_PROXY_HOPS: '1',
+    h = await startHarness({
+      api: {
+        REDIS_KEY_PREFIX: `${testRedisPrefix()}fuzz-${randomBytes(3).toString('hex')}:`,
+        TRUST_PROXY_HOPS: '1',
+      },
     });
-    db = new pg.Client({ connectionString: testDatabaseUrl() });
-    await db.connect();
-    const main = await createPartner(api.app);
+    const main = h.partner;
     // Several credentials of one organization, used in turn, stay under 30/s each.
     partners = [main];
     for (let i = 0; i < 7; i += 1) {
-      partners.push(await issueCredential(api.app, main));
+      partners.push(await issueCredential(h.api.app, main));
     }
-    const other = await createPartner(api.app);
-    const victim = await createPartner(api.app);
+    const other = await h.newPartner();
+    const victim = await h.newPartner();
     victimOrgId = victim.organizationId;
     victimPublicKey = victim.publicKey;
     const swap = (who: TestPartner) =>
-      request(api.url)
+      request(h.api.url)
         .post('/v1/swaps')
         .set('Authorization', who.authorization)
         .set('Idempotency-Key', randomUUID())
@@ -329,9 +323,7 @@ describe('Fuzzing every endpoint', () => {
 
   afterAll(async () => {
     agent.destroy();
-    await db.end();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   const partnerAuth = (): fc.Arbitrary<string | string[] | undefined> =>
@@ -386,7 +378,7 @@ describe('Fuzzing every endpoint', () => {
     if (exchange.body !== undefined) {
       headers['content-length'] = String(exchange.body.length);
     }
-    const answer = await send(api.url, { ...exchange, headers });
+    const answer = await send(h.api.url, { ...exchange, headers });
     const where = `${exchange.method} ${exchange.path.slice(0, 200)} → ${answer.status} ${answer.text.slice(0, 300)}`;
     expect({ where, status: answer.status }).not.toEqual({ where, status: 500 });
     for (const leak of LEAKS) {

@@ -1,50 +1,45 @@
 import { Decimal } from 'decimal.js';
 import request from 'supertest';
-import { createPartner, TestPartner } from './factories/partners.js';
-import { startTestApi, TEST_ADMIN_TOKEN, TestApi } from './support/api.js';
-import { truncateAll } from './support/database.js';
+import { TestPartner } from './factories/partners.js';
+import { TEST_ADMIN_TOKEN } from './support/api.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { OpenApiValidator } from './support/openapi.js';
-import { startTestSandbox, TestSandbox } from './support/sandbox.js';
 
 const ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
 describe('Partner API: authentication, catalogue, addresses and quotes', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
+  let h: Harness;
   let openapi: OpenApiValidator;
   let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox();
-    api = await startTestApi({ PROVIDER_URL: sandbox.url, FIXED_RATE_TTL_SECONDS: '45' });
-    openapi = await OpenApiValidator.load(api.url);
+    h = await startHarness({ api: { FIXED_RATE_TTL_SECONDS: '45' } });
+    openapi = await OpenApiValidator.load(h.api.url);
   });
 
   // A fresh credential per test: the suite's requests must never add up to the 30/s credential limit.
   beforeEach(async () => {
-    partner = await createPartner(api.app, { feePercent: '2' });
+    partner = await h.newPartner({ feePercent: '2' });
   });
 
   afterAll(async () => {
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   afterEach(async () => {
-    await sandbox.control.clearFaults();
+    await h.sandbox.control.clearFaults();
   });
 
   function get(path: string, auth = partner.authorization) {
-    return request(api.url).get(path).set('Authorization', auth);
+    return request(h.api.url).get(path).set('Authorization', auth);
   }
 
   function post(path: string, body: object, auth = partner.authorization) {
-    return request(api.url).post(path).set('Authorization', auth).send(body);
+    return request(h.api.url).post(path).set('Authorization', auth).send(body);
   }
 
   it('serves an OpenAPI 3.1 document, version 1.0.0, and a docs page', async () => {
-    const res = await request(api.url).get('/v1/openapi.json').expect(200);
+    const res = await request(h.api.url).get('/v1/openapi.json').expect(200);
     expect(res.body.openapi).toBe('3.1.0');
     expect(res.body.info.version).toBe('1.0.0');
     expect(Object.keys(res.body.paths)).toEqual(
@@ -56,7 +51,7 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
         '/v1/swaps',
       ]),
     );
-    const docs = await request(api.url).get('/docs').expect(200);
+    const docs = await request(h.api.url).get('/docs').expect(200);
     expect(docs.text).toContain('/v1/quotes');
   });
 
@@ -68,7 +63,7 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
       ['malformed key', `Bearer pk_test_${'a'.repeat(32)}:sk_live_${'b'.repeat(48)}`],
       ['unknown key', `Bearer pk_live_${'a'.repeat(32)}:sk_live_${'b'.repeat(48)}`],
     ])('answers 401 unauthenticated for %s', async (_case, auth) => {
-      const req = request(api.url).get('/v1/currencies');
+      const req = request(h.api.url).get('/v1/currencies');
       const res = await (auth ? req.set('Authorization', auth) : req).expect(401);
       expect(res.body.error).toMatchObject({
         type: 'authentication_error',
@@ -94,13 +89,13 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
       ['suspended', 'org_suspended'],
       ['rejected', 'org_rejected'],
     ] as const)('answers 403 %s with %s', async (status, code) => {
-      const other = await createPartner(api.app, { status });
+      const other = await h.newPartner({ status });
       const res = await get('/v1/currencies', other.authorization).expect(403);
       expect(res.body.error).toMatchObject({ type: 'authorization_error', code });
     });
 
     it('answers 503 provider_credential_pending on quotes while the catalogue works', async () => {
-      const pending = await createPartner(api.app, { providerActivated: false });
+      const pending = await h.newPartner({ providerActivated: false });
       const quote = await post(
         '/v1/quotes',
         { from: 'btc', to: 'eth', amountFrom: '0.1' },
@@ -239,7 +234,7 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
     });
 
     it("takes the organization's fee off amountTo", async () => {
-      const zeroFee = await createPartner(api.app, { feePercent: '0' });
+      const zeroFee = await h.newPartner({ feePercent: '0' });
       const body = { from: 'ltc', to: 'btc', amountFrom: '3' };
       const [mine, theirs] = await Promise.all([
         post('/v1/quotes', body).expect(200),
@@ -333,7 +328,7 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
       ['timeout', 503, 'upstream_error'],
       ['http_500', 503, 'upstream_error'],
     ] as const)('maps a provider %s fault to %i %s', async (mode, status, code) => {
-      await sandbox.control.setFault({ method: 'getExchangeAmount', mode, count: 1 });
+      await h.sandbox.control.setFault({ method: 'getExchangeAmount', mode, count: 1 });
       const res = await post('/v1/quotes', { from: 'btc', to: 'eth', amountFrom: '0.1' }).expect(
         status,
       );
@@ -344,7 +339,7 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
 
   describe('GET /v1/public/quote', () => {
     it('prices without authentication, with cache and CORS headers', async () => {
-      const res = await request(api.url).get('/v1/public/quote?from=btc&to=eth').expect(200);
+      const res = await request(h.api.url).get('/v1/public/quote?from=btc&to=eth').expect(200);
       openapi.check('GET', '/v1/public/quote', 200, res.body);
       expect(res.headers['cache-control']).toBe('public, max-age=10');
       expect(res.headers['access-control-allow-origin']).toBe('*');
@@ -357,19 +352,21 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
     });
 
     it('normalizes aliases', async () => {
-      const res = await request(api.url)
+      const res = await request(h.api.url)
         .get('/v1/public/quote?from=Bitcoin&to=usdt_trc20&amount=0.5')
         .expect(200);
       expect(res.body.quote).toMatchObject({ from: 'btc', to: 'usdtrx', amountFrom: '0.5' });
     });
 
     it('serves repeated prices from the per-pair cache, not the provider', async () => {
-      await request(api.url).get('/v1/public/quote?from=ltc&to=trx').expect(200);
-      const before = (await sandbox.control.stats()).calls.getExchangeAmount ?? 0;
+      await request(h.api.url).get('/v1/public/quote?from=ltc&to=trx').expect(200);
+      const before = (await h.sandbox.control.stats()).calls.getExchangeAmount ?? 0;
       for (const amount of ['1', '2', '3', '4', '5']) {
-        await request(api.url).get(`/v1/public/quote?from=ltc&to=trx&amount=${amount}`).expect(200);
+        await request(h.api.url)
+          .get(`/v1/public/quote?from=ltc&to=trx&amount=${amount}`)
+          .expect(200);
       }
-      expect((await sandbox.control.stats()).calls.getExchangeAmount ?? 0).toBe(before);
+      expect((await h.sandbox.control.stats()).calls.getExchangeAmount ?? 0).toBe(before);
     });
 
     it.each([
@@ -378,14 +375,14 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
       ['from equal to to', 'from=btc&to=BTC', 'to'],
       ['an unknown ticker', 'from=nope&to=eth', 'pair'],
     ])('answers 400 for %s', async (_case, query, param) => {
-      const res = await request(api.url).get(`/v1/public/quote?${query}`).expect(400);
+      const res = await request(h.api.url).get(`/v1/public/quote?${query}`).expect(400);
       expect(res.body.error).toMatchObject({ type: 'validation_error', param });
       expect(res.headers['access-control-allow-origin']).toBe('*');
     });
 
     it('answers a provider failure with 503, as documented for this endpoint', async () => {
-      await sandbox.control.setFault({ method: 'getExchangeAmount', mode: 'non_json', count: 1 });
-      const res = await request(api.url).get('/v1/public/quote?from=doge&to=ltc').expect(503);
+      await h.sandbox.control.setFault({ method: 'getExchangeAmount', mode: 'non_json', count: 1 });
+      const res = await request(h.api.url).get('/v1/public/quote?from=doge&to=ltc').expect(503);
       expect(res.body.error).toMatchObject({ type: 'upstream_error', code: 'upstream_error' });
     });
 
@@ -396,13 +393,13 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
   });
   describe('GET /metrics', () => {
     it('needs the admin token', async () => {
-      await request(api.url).get('/metrics').expect(401);
+      await request(h.api.url).get('/metrics').expect(401);
       await get('/metrics').expect(401);
     });
 
     it('counts requests by route template and upstream calls by method and outcome', async () => {
       await get('/v1/pairs?from=btc&to=ltc').expect(200);
-      const res = await request(api.url)
+      const res = await request(h.api.url)
         .get('/metrics')
         .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
         .expect(200);
@@ -421,7 +418,7 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
     });
 
     it('shows the process and event-loop metrics beside its own', async () => {
-      const res = await request(api.url)
+      const res = await request(h.api.url)
         .get('/metrics')
         .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
         .expect(200);
