@@ -16,11 +16,9 @@ import {
   CreateWebhookEndpointDto,
   UpdateWebhookEndpointDto,
 } from '../apps/api/partner-api/webhook-endpoints/dto/webhook-endpoint.dto.js';
-import { createPartner, issueCredential } from './factories/partners.js';
-import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
-import { truncateAll } from './support/database.js';
-import { spawnService, type ServiceProcess } from './support/processes.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { issueCredential } from './factories/partners.js';
+import { TEST_ADMIN_TOKEN } from './support/api.js';
+import { startHarness, type Harness } from './support/harness.js';
 
 const run = promisify(execFile);
 /** The partner request bodies, each described from its validators. */
@@ -183,22 +181,17 @@ const TSCONFIG = {
  * flow to `finished`; and the reference page at `/docs`, rendered in a real browser.
  */
 describe('OpenAPI documents, a typed client and /docs', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let poller: ServiceProcess;
+  let h: Harness;
   let partnerDocument: Document;
   let adminDocument: Document;
   let work: string;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({ stepMs: 100 });
-    const env = { PROVIDER_URL: sandbox.url, TEST_PROVIDER_URL: sandbox.url };
-    api = await startTestApi(env);
-    poller = await spawnService('poller', testApiEnv({ ...env, TEST_POLL_INTERVAL_MS: '200' }));
-    partnerDocument = (await request(api.url).get('/v1/openapi.json').expect(200)).body as Document;
+    h = await startHarness({ sandbox: { stepMs: 100 }, poller: { TEST_POLL_INTERVAL_MS: '200' } });
+    partnerDocument = (await request(h.api.url).get('/v1/openapi.json').expect(200))
+      .body as Document;
     adminDocument = (
-      await request(api.url).get('/admin/openapi.json').set('Authorization', ADMIN).expect(200)
+      await request(h.api.url).get('/admin/openapi.json').set('Authorization', ADMIN).expect(200)
     ).body as Document;
     work = await mkdtemp(join(tmpdir(), 'openapi-'));
     // The typed client resolves openapi-fetch and the Node types from the project.
@@ -207,9 +200,7 @@ describe('OpenAPI documents, a typed client and /docs', () => {
 
   afterAll(async () => {
     await rm(work, { recursive: true, force: true });
-    await poller.stop();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   it('splits the partner routes from the operator routes, the latter behind the admin token', async () => {
@@ -229,9 +220,9 @@ describe('OpenAPI documents, a typed client and /docs', () => {
     expect(adminPaths).toEqual(
       expect.arrayContaining(['/admin/organizations', '/admin/organizations/{id}/credentials']),
     );
-    const refused = await request(api.url).get('/admin/openapi.json').expect(401);
+    const refused = await request(h.api.url).get('/admin/openapi.json').expect(401);
     expect(refused.body.error.code).toBe('unauthenticated');
-    await request(api.url)
+    await request(h.api.url)
       .get('/admin/openapi.json')
       .set('Authorization', 'Bearer wrong')
       .expect(401);
@@ -443,8 +434,8 @@ describe('OpenAPI documents, a typed client and /docs', () => {
   // Two compilers (openapi-typescript, then tsc over the generated types) and a swap driven to
   // finished: CPU-bound seconds each, many more on a loaded machine.
   it('a client typed from the partner document compiles strict and runs test mode to finished', async () => {
-    const owner = await createPartner(api.app);
-    const tester = await issueCredential(api.app, owner, 'test');
+    const owner = await h.newPartner();
+    const tester = await issueCredential(h.api.app, owner, 'test');
     const dir = join(work, 'client');
     await mkdir(dir);
     await writeFile(join(dir, 'partner.json'), JSON.stringify(partnerDocument));
@@ -465,7 +456,11 @@ describe('OpenAPI documents, a typed client and /docs', () => {
     expect(compiled.stdout).toBe('');
     const { stdout } = await run(process.execPath, ['out/client.js'], {
       cwd: dir,
-      env: { ...process.env, API_URL: api.url, CREDENTIAL: `${tester.publicKey}:${tester.secret}` },
+      env: {
+        ...process.env,
+        API_URL: h.api.url,
+        CREDENTIAL: `${tester.publicKey}:${tester.secret}`,
+      },
     });
     const outcome = JSON.parse(stdout) as { status: string; livemode: boolean; statuses: string[] };
     expect(outcome).toMatchObject({ status: 'finished', livemode: false });
@@ -494,11 +489,11 @@ describe('OpenAPI documents, a typed client and /docs', () => {
         // Anything the page asks of another origin is a CDN or tracker the docs must not need.
         const elsewhere: string[] = [];
         page.on('request', (req) => {
-          if (!req.url().startsWith(api.url) && !req.url().startsWith('data:')) {
+          if (!req.url().startsWith(h.api.url) && !req.url().startsWith('data:')) {
             elsewhere.push(req.url());
           }
         });
-        const answer = await page.goto(`${api.url}/docs`);
+        const answer = await page.goto(`${h.api.url}/docs`);
         expect(answer?.headers()['content-security-policy']).toContain("script-src 'self'");
         const swaps = page.locator('#operations-tag-swaps');
         await swaps.waitFor({ timeout: 15_000 });

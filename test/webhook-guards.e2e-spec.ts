@@ -1,12 +1,7 @@
-import { pino } from 'pino';
 import request from 'supertest';
-import type { DataSource } from 'typeorm';
-import { loadPollerConfig } from '#app/config';
-import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
-import { createPartner } from './factories/partners.js';
-import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
-import { openTestDataSource, truncateAll } from './support/database.js';
+import { testApiEnv, TEST_ADMIN_TOKEN } from './support/api.js';
 import { recordStatusChange, seedSwapView } from './support/events.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { spawnServices, type ServiceProcess } from './support/processes.js';
 import { waitUntil } from './support/wait.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
@@ -19,60 +14,45 @@ import { WebhookReceiver } from './support/webhook-receiver.js';
  * the endpoint is disabled, with an audit entry.
  */
 describe('Webhook guards: refused targets and pings', () => {
-  let api: TestApi;
-  let poller: PollerProcess;
-  let db: DataSource;
+  let h: Harness;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    await truncateAll();
     receiver = new WebhookReceiver();
     await receiver.start();
-    api = await startTestApi();
-    poller = await startPoller(
-      loadPollerConfig(
-        testApiEnv({
-          POLLER_HEALTH_PORT: '0',
-          POLL_INTERVAL_MS: '600000',
-          WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false',
-        }),
-      ),
-      pino({ level: 'silent' }),
-      { shutdownHooks: false },
-    );
-    db = await openTestDataSource();
+    h = await startHarness({
+      localPoller: { POLL_INTERVAL_MS: '600000', WEBHOOK_ALLOW_PRIVATE_TARGETS: 'false' },
+    });
   }, 60_000);
 
   afterAll(async () => {
-    await poller.close();
-    await db.destroy();
-    await api.close();
-    await receiver.close();
+    await h?.close();
+    await receiver?.close();
   });
 
   it('fails the delivery at once and disables the endpoint with an audit entry', async () => {
-    const who = await createPartner(api.app);
-    const created = await request(api.url)
+    const who = await h.newPartner();
+    const created = await request(h.api.url)
       .post('/v1/webhook_endpoints')
       .set('Authorization', who.authorization)
       .send({ url: `${receiver.url}/refused` })
       .expect(201);
     const id = created.body.webhookEndpoint.id as string;
-    const swap = await seedSwapView(db, api.url, who);
-    await recordStatusChange(api.app, who, swap);
+    const swap = await seedSwapView(h.db, h.api.url, who);
+    await recordStatusChange(h.api.app, who, swap);
 
     await waitUntil(
       'the endpoint to be disabled',
       async () =>
         (
-          await request(api.url)
+          await request(h.api.url)
             .get(`/v1/webhook_endpoints/${id}`)
             .set('Authorization', who.authorization)
         ).body.webhookEndpoint.enabled === false,
       10_000,
       100,
     );
-    const deliveries = await request(api.url)
+    const deliveries = await request(h.api.url)
       .get(`/v1/webhook_endpoints/${id}/deliveries`)
       .set('Authorization', who.authorization)
       .expect(200);
@@ -83,14 +63,14 @@ describe('Webhook guards: refused targets and pings', () => {
         error: expect.stringMatching(/^refused: /),
       }),
     ]);
-    const [row] = await db.query<{ status: string; finished: boolean }[]>(
+    const [row] = await h.db.query<{ status: string; finished: boolean }[]>(
       `SELECT status, finished_at IS NOT NULL AS finished FROM webhook_deliveries
         WHERE endpoint_id = $1`,
       [id],
     );
     expect(row).toEqual({ status: 'failed', finished: true });
     expect(receiver.received).toEqual([]);
-    const audit = await request(api.url)
+    const audit = await request(h.api.url)
       .get('/admin/audit')
       .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
       .expect(200);
@@ -107,10 +87,10 @@ describe('Webhook guards: refused targets and pings', () => {
 
   it('caps pings in flight per endpoint and organization, and gives up after 5 s', async () => {
     receiver.answer('/ping-hangs', 'hang');
-    const who = await createPartner(api.app);
+    const who = await h.newPartner();
     const ids: string[] = [];
     for (let i = 0; i < 4; i += 1) {
-      const res = await request(api.url)
+      const res = await request(h.api.url)
         .post('/v1/webhook_endpoints')
         .set('Authorization', who.authorization)
         .send({ url: `${receiver.url}/ping-hangs` })
@@ -118,7 +98,7 @@ describe('Webhook guards: refused targets and pings', () => {
       ids.push(res.body.webhookEndpoint.id as string);
     }
     const ping = (id: string) =>
-      request(api.url)
+      request(h.api.url)
         .post(`/v1/webhook_endpoints/${id}/ping`)
         .set('Authorization', who.authorization)
         .send({});
@@ -162,10 +142,10 @@ describe('Webhook guards: refused targets and pings', () => {
 
     it('holds the ping cap across both and meters its refusals', async () => {
       receiver.answer('/ping-shared', 'hang');
-      const who = await createPartner(api.app);
+      const who = await h.newPartner();
       const ids: string[] = [];
       for (let i = 0; i < 4; i += 1) {
-        const res = await request(api.url)
+        const res = await request(h.api.url)
           .post('/v1/webhook_endpoints')
           .set('Authorization', who.authorization)
           .send({ url: `${receiver.url}/ping-shared` })
