@@ -3,7 +3,7 @@ import type { Response } from 'express';
 import { AppError, ErrorCode, INTERNAL_ERROR_MESSAGE, logHttpError, toAppError } from '#app/errors';
 import { Layout } from '../components/layout.js';
 import type { DashboardRequest, PageContext } from './dashboard-request.js';
-import { AnsweredInstead, writeFormAnswer } from './form-answer.js';
+import { AnsweredInstead } from './form-answer.js';
 import { retryAfterSeconds } from './retry-after.js';
 import { SeeOther } from './see-other.js';
 
@@ -42,7 +42,7 @@ export class DashboardExceptionFilter implements ExceptionFilter {
       return;
     }
     if (exception instanceof AnsweredInstead) {
-      void writeFormAnswer(exception.answer, req, res).then(
+      void exception.answer.write(req, res).then(
         (body) => res.send(body),
         (failed: unknown) => this.catch(failed, host),
       );

@@ -10,44 +10,61 @@ import { dashboardCookie, SESSION_COOKIE } from './cookies.js';
 import { type FlashMessage, setFlash } from './flash.js';
 import { retryAfterSeconds } from './retry-after.js';
 
+/** A cookie an answer sets (a value, for `maxAge` ms or the browser's session) or clears (null). */
+export interface CookieChange {
+  name: string;
+  value: string | null;
+  maxAge?: number;
+}
+
+interface Parts {
+  /** Where a redirect goes, or null for a page. */
+  redirectTo: string | null;
+  page: JSX.Element | null;
+  /** A JSON body instead of a page (a script's request). */
+  json: object | null;
+  status: number;
+  flash: FlashMessage | null;
+  retryAfterMs: number | null;
+  cookies: readonly CookieChange[];
+}
+
+const NOTHING: Omit<Parts, 'status'> = {
+  redirectTo: null,
+  page: null,
+  json: null,
+  flash: null,
+  retryAfterMs: null,
+  cookies: [],
+};
+
 /**
  * What a dashboard form post answers: a redirect (`303 See Other`, with a message for the next
- * page) or a page with its status. A handler returns one and `FormAnswerInterceptor` sends it, so
- * no handler takes the response or throws to redirect.
+ * page) or a page with its status, and the cookies it sets. A handler returns one and
+ * `FormAnswerInterceptor` sends it, so no handler takes the response or throws to redirect.
  */
 export class FormAnswer {
-  private constructor(
-    /** Where a redirect goes, or null for a page. */
-    readonly redirectTo: string | null,
-    readonly page: JSX.Element | null,
-    readonly status: number,
-    readonly flash: FlashMessage | null,
-    readonly retryAfterMs: number | null,
-    /** A JSON body instead of a page (a script's request). */
-    readonly json: unknown = null,
-    /** The session cookie: a new token, null to clear it, undefined to leave it. */
-    readonly session?: string | null,
-  ) {}
+  private constructor(private readonly parts: Parts) {}
 
-  /**
-   * The same answer, setting the session cookie to `token` (a session started or given a new
-   * id) or clearing it (null: signed out).
-   */
-  withSession(token: string | null): FormAnswer {
-    return new FormAnswer(
-      this.redirectTo,
-      this.page,
-      this.status,
-      this.flash,
-      this.retryAfterMs,
-      this.json,
-      token,
-    );
+  get redirectTo(): string | null {
+    return this.parts.redirectTo;
+  }
+
+  get page(): JSX.Element | null {
+    return this.parts.page;
+  }
+
+  get status(): number {
+    return this.parts.status;
+  }
+
+  get flash(): FlashMessage | null {
+    return this.parts.flash;
   }
 
   /** `303 See Other` to `to` (a path on this site), leaving `flash` for the page it shows. */
   static redirect(to: string, flash: FlashMessage | null = null): FormAnswer {
-    return new FormAnswer(to, null, 303, flash, null);
+    return new FormAnswer({ ...NOTHING, redirectTo: to, status: 303, flash });
   }
 
   /** Back to `to` with a message of success. */
@@ -66,12 +83,56 @@ export class FormAnswer {
     status = 200,
     options: { retryAfterMs?: number | null } = {},
   ): FormAnswer {
-    return new FormAnswer(null, page, status, null, options.retryAfterMs ?? null);
+    return new FormAnswer({ ...NOTHING, page, status, retryAfterMs: options.retryAfterMs ?? null });
   }
 
   /** A JSON answer, for a form a script sends. */
   static json(body: object, status = 200): FormAnswer {
-    return new FormAnswer(null, null, status, null, null, body);
+    return new FormAnswer({ ...NOTHING, json: body, status });
+  }
+
+  /** The same answer, also setting (or, with null, clearing) a dashboard cookie. */
+  withCookie(name: string, value: string | null, maxAge?: number): FormAnswer {
+    return new FormAnswer({
+      ...this.parts,
+      cookies: [...this.parts.cookies, { name, value, maxAge }],
+    });
+  }
+
+  /**
+   * The same answer, setting the session cookie to `token` (a session started or given a new
+   * id) or clearing it (null: signed out).
+   */
+  withSession(token: string | null): FormAnswer {
+    return this.withCookie(SESSION_COOKIE, token);
+  }
+
+  /** Sets what the answer says on `res` (cookies, flash, status, headers); answers the body. */
+  async write(req: Request, res: Response): Promise<string> {
+    const { cookies, flash, retryAfterMs, status, redirectTo, json, page } = this.parts;
+    for (const { name, value, maxAge } of cookies) {
+      if (value === null) {
+        res.clearCookie(name, dashboardCookie(req));
+      } else {
+        res.cookie(name, value, dashboardCookie(req, maxAge === undefined ? {} : { maxAge }));
+      }
+    }
+    if (flash) {
+      setFlash(req, res, flash);
+    }
+    if (retryAfterMs !== null) {
+      res.setHeader('Retry-After', retryAfterSeconds(retryAfterMs));
+    }
+    res.status(status);
+    if (redirectTo !== null) {
+      res.location(redirectTo);
+      return '';
+    }
+    if (json !== null) {
+      res.type('json');
+      return JSON.stringify(json);
+    }
+    return (await page) ?? '';
   }
 }
 
@@ -99,39 +160,8 @@ export class FormAnswerInterceptor implements NestInterceptor {
       .handle()
       .pipe(
         mergeMap((result: unknown) =>
-          result instanceof FormAnswer
-            ? writeFormAnswer(result, req, res)
-            : Promise.resolve(result),
+          result instanceof FormAnswer ? result.write(req, res) : Promise.resolve(result),
         ),
       );
   }
-}
-
-/** Sets what `answer` says on `res` (flash, status, headers) and answers the body to send. */
-export async function writeFormAnswer(
-  answer: FormAnswer,
-  req: Request,
-  res: Response,
-): Promise<string> {
-  if (answer.session === null) {
-    res.clearCookie(SESSION_COOKIE, dashboardCookie(req));
-  } else if (answer.session !== undefined) {
-    res.cookie(SESSION_COOKIE, answer.session, dashboardCookie(req));
-  }
-  if (answer.flash) {
-    setFlash(req, res, answer.flash);
-  }
-  if (answer.retryAfterMs !== null) {
-    res.setHeader('Retry-After', retryAfterSeconds(answer.retryAfterMs));
-  }
-  res.status(answer.status);
-  if (answer.redirectTo !== null) {
-    res.location(answer.redirectTo);
-    return '';
-  }
-  if (answer.json !== null) {
-    res.type('json');
-    return JSON.stringify(answer.json);
-  }
-  return (await answer.page) ?? '';
 }

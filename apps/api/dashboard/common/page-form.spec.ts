@@ -3,7 +3,7 @@ import type { CallHandler, ExecutionContext } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { lastValueFrom, of } from 'rxjs';
 import { AppError, ErrorCode } from '#app/errors';
-import { FLASH_COOKIE } from './cookies.js';
+import { FLASH_COOKIE, SESSION_COOKIE } from './cookies.js';
 import { FormAnswer, FormAnswerInterceptor } from './form-answer.js';
 import { checked, type FormProblems, submitForm } from './page-form.js';
 
@@ -21,11 +21,18 @@ async function sent(result: unknown) {
       this.headers.location = url;
       return this;
     },
+    type(type: string) {
+      this.headers['content-type'] = type;
+      return this;
+    },
     setHeader(name: string, value: string) {
       this.headers[name.toLowerCase()] = value;
     },
     cookie(name: string) {
       this.cookies.push(name);
+    },
+    clearCookie(name: string) {
+      this.cookies.push(`${name} cleared`);
     },
   };
   const req = { secure: false } as Request;
@@ -130,6 +137,21 @@ describe(FormAnswerInterceptor.name, () => {
     expect(sut.headers['retry-after']).toBe('2');
     expect(sut.cookies).toEqual([]);
     expect(sut.body).toBe('<h1>API keys</h1>');
+  });
+
+  it('sets the session cookie a credential change gives, or clears it when signed out', async () => {
+    const changed = await sent(
+      FormAnswer.done('/partner/security', 'Password changed.').withSession('new-token'),
+    );
+    expect(changed.cookies).toEqual([SESSION_COOKIE, FLASH_COOKIE]);
+    const out = await sent(FormAnswer.redirect('/partner/login').withSession(null));
+    expect(out.cookies).toEqual([`${SESSION_COOKIE} cleared`]);
+  });
+
+  it('answers JSON to a script', async () => {
+    const sut = await sent(FormAnswer.json({ message: 'No passkey.' }));
+    expect(sut.statusCode).toBe(200);
+    expect(JSON.parse(sut.body as string)).toEqual({ message: 'No passkey.' });
   });
 
   it('passes what is not a form answer as it is', async () => {

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 import {
   DashboardAccountsService,
   DashboardAudit,
@@ -8,7 +8,7 @@ import {
   type SignedIn,
 } from '#app/accounts';
 import type { RelyingParty } from '#app/dashboard-factors';
-import { dashboardCookie, readCookie, SESSION_COOKIE } from '../common/cookies.js';
+import { readCookie, SESSION_COOKIE } from '../common/cookies.js';
 import { DASHBOARD_SETTINGS, type DashboardSettings } from '../common/dashboard.config.js';
 import { requestRelyingParty } from '../common/reauth.js';
 import { type SecondFactorChange, SecondFactorNotices } from './second-factor-notices.js';
@@ -65,14 +65,13 @@ export class SecondFactorSessions {
     }
   }
 
-  /** A new session (never the browser's old id), its cookie and the audit entry. */
+  /** A new session (never the browser's old id) and the audit entry; answers its token. */
   async start(
     req: Request,
-    res: Response,
     user: DashboardUser,
     previous: SignedIn | null,
     factor: SignInFactor,
-  ): Promise<void> {
+  ): Promise<string> {
     if (previous) {
       await this.sessions.end(previous.session.id);
     } else if (readCookie(req, SESSION_COOKIE) !== undefined) {
@@ -83,13 +82,13 @@ export class SecondFactorSessions {
       ip: req.ip ?? 'unknown',
       userAgent: req.get('user-agent') ?? '',
     });
-    res.cookie(SESSION_COOKIE, token, dashboardCookie(req));
     await this.audit.record(
       user,
       'user.signed_in',
       { type: 'session', id: session.id },
       { ip: session.ip, factor },
     );
+    return token;
   }
 
   /**

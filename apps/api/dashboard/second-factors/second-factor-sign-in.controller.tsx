@@ -1,16 +1,14 @@
 import { randomBytes } from 'node:crypto';
-import { Get, HttpCode, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Get, HttpCode, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import { SignInThrottle } from '#app/accounts';
 import { PasskeysService, PendingSignInsService, TotpService } from '#app/dashboard-factors';
 import { LoginPage } from '../accounts/accounts.pages.js';
-import { dashboardCookie, readCookie } from '../common/cookies.js';
+import { readCookie } from '../common/cookies.js';
 import type { PageContext } from '../common/dashboard-request.js';
 import { DashboardController, FormBody, Page, PublicPage } from '../common/dashboard.decorators.js';
-import { setFlash } from '../common/flash.js';
-import { retryAfterSeconds } from '../common/retry-after.js';
+import { FormAnswer } from '../common/form-answer.js';
 import { safeNext } from '../../platform/site/origin.js';
-import { SeeOther } from '../common/see-other.js';
 import {
   credentialOf,
   PENDING_SIGN_IN_COOKIE,
@@ -28,6 +26,13 @@ const CODE_REFUSED = 'That code did not work. Enter the current code or an unuse
 const PASSKEY_REFUSED = 'That passkey could not sign you in.';
 const TOO_MANY = 'Too many failed attempts. Wait a few minutes, then try again.';
 const NO_PASSKEYS = 'Passkeys are not available at this address.';
+/** No password was right in this browser lately: sign in first. */
+const SIGN_IN = FormAnswer.redirect('/partner/login');
+/** A pending sign-in gone (timed out, or finished by another request): sign in again. */
+const EXPIRED = FormAnswer.refused(
+  '/partner/login',
+  'Your sign-in timed out. Sign in again.',
+).withCookie(PENDING_SIGN_IN_COOKIE, null);
 /** Passkey failures before any user is known are counted per address, as an account of its own. */
 const passkeyAccount = (ip: string) => `passkey@${ip}`;
 
@@ -52,52 +57,52 @@ export class SecondFactorSignInController {
     @Page() ctx: PageContext,
     @Query('next') next: unknown,
     @Req() req: Request,
-  ): Promise<JSX.Element> {
-    return this.stepPage(ctx, req, await this.pendingUser(req), safeNext(next));
+  ): Promise<JSX.Element | FormAnswer> {
+    const userId = await this.pendingUser(req);
+    return userId === null ? SIGN_IN : this.stepPage(ctx, req, userId, safeNext(next));
   }
 
   @Post('second-factor')
   @PublicPage()
-  @HttpCode(200)
   async verifyCode(
     @Page() ctx: PageContext,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     const userId = await this.pendingUser(req);
+    if (userId === null) {
+      return SIGN_IN;
+    }
     const next = safeNext(form.next);
     const user = await this.factors.activeUser(userId);
     if (!user) {
-      return this.expired(req, res);
+      return EXPIRED;
     }
-    const refuse = (status: number, error: string): Promise<JSX.Element> => {
-      res.status(status);
-      return this.stepPage(ctx, req, userId, next, error);
-    };
     const attempt = await this.throttle.attempt(user.email, req.ip ?? 'unknown', () =>
       this.totp.verify(user.id, form.code ?? ''),
     );
     if (attempt.throttled) {
-      res.setHeader('Retry-After', retryAfterSeconds(attempt.retryAfterMs));
-      return refuse(429, TOO_MANY);
+      return this.refused(ctx, req, userId, next, 429, TOO_MANY, attempt.retryAfterMs);
     }
     const factor = attempt.result;
     if (factor === null) {
-      return refuse(401, CODE_REFUSED);
+      return this.refused(ctx, req, userId, next, 401, CODE_REFUSED);
     }
-    if (!(await this.complete(req, res))) {
-      return this.expired(req, res);
+    if (!(await this.complete(req))) {
+      return EXPIRED;
     }
-    await this.factors.start(req, res, user, ctx.signedIn, factor);
-    if (factor === 'recovery_code') {
-      const { recoveryCodesLeft } = await this.totp.status(user.id);
-      setFlash(req, res, {
-        kind: 'info',
-        text: `You signed in with a recovery code; ${recoveryCodesLeft} left. You can make new ones on the Security page.`,
-      });
+    const token = await this.factors.start(req, user, ctx.signedIn, factor);
+    const signedIn = FormAnswer.redirect(next).withCookie(PENDING_SIGN_IN_COOKIE, null);
+    if (factor !== 'recovery_code') {
+      return signedIn.withSession(token);
     }
-    throw new SeeOther(next);
+    const { recoveryCodesLeft } = await this.totp.status(user.id);
+    return FormAnswer.redirect(next, {
+      kind: 'info',
+      text: `You signed in with a recovery code; ${recoveryCodesLeft} left. You can make new ones on the Security page.`,
+    })
+      .withCookie(PENDING_SIGN_IN_COOKIE, null)
+      .withSession(token);
   }
 
   @Post('second-factor/passkey/options')
@@ -116,25 +121,22 @@ export class SecondFactorSignInController {
 
   @Post('second-factor/passkey')
   @PublicPage()
-  @HttpCode(200)
   async verifySecondFactorPasskey(
     @Page() ctx: PageContext,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     const userId = await this.pendingUser(req);
+    if (userId === null) {
+      return SIGN_IN;
+    }
     const token = readCookie(req, PENDING_SIGN_IN_COOKIE) ?? '';
     const next = safeNext(form.next);
     const user = await this.factors.activeUser(userId);
     if (!user) {
-      return this.expired(req, res);
+      return EXPIRED;
     }
     const rp = this.factors.relyingParty(req);
-    const refuse = (status: number, error: string): Promise<JSX.Element> => {
-      res.status(status);
-      return this.stepPage(ctx, req, userId, next, error);
-    };
     const attempt = await this.throttle.attempt(user.email, req.ip ?? 'unknown', async () => {
       const proved =
         rp !== null &&
@@ -148,52 +150,48 @@ export class SecondFactorSignInController {
       return proved || null;
     });
     if (attempt.throttled) {
-      res.setHeader('Retry-After', retryAfterSeconds(attempt.retryAfterMs));
-      return refuse(429, TOO_MANY);
+      return this.refused(ctx, req, userId, next, 429, TOO_MANY, attempt.retryAfterMs);
     }
     if (attempt.result === null) {
-      return refuse(401, PASSKEY_REFUSED);
+      return this.refused(ctx, req, userId, next, 401, PASSKEY_REFUSED);
     }
-    if (!(await this.complete(req, res))) {
-      return this.expired(req, res);
+    if (!(await this.complete(req))) {
+      return EXPIRED;
     }
-    await this.factors.start(req, res, user, ctx.signedIn, 'passkey');
-    throw new SeeOther(next);
+    return FormAnswer.redirect(next)
+      .withCookie(PENDING_SIGN_IN_COOKIE, null)
+      .withSession(await this.factors.start(req, user, ctx.signedIn, 'passkey'));
   }
 
   @Post('passkey/options')
   @PublicPage()
-  @HttpCode(200)
-  async passkeyOptions(
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<OptionsAnswer> {
+  async passkeyOptions(@Req() req: Request): Promise<FormAnswer> {
     const rp = this.factors.relyingParty(req);
     if (rp === null) {
-      return { message: NO_PASSKEYS };
+      return FormAnswer.json({ message: NO_PASSKEYS });
     }
     const binding = randomBytes(32).toString('base64url');
-    res.cookie(WEBAUTHN_COOKIE, binding, dashboardCookie(req, { maxAge: 5 * 60_000 }));
-    return { options: await this.passkeys.signInOptions(rp, binding) };
+    return FormAnswer.json({ options: await this.passkeys.signInOptions(rp, binding) }).withCookie(
+      WEBAUTHN_COOKIE,
+      binding,
+      5 * 60_000,
+    );
   }
 
   @Post('passkey')
   @PublicPage()
-  @HttpCode(200)
   async signInWithPasskey(
     @Page() ctx: PageContext,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     const next = safeNext(form.next);
     const ip = req.ip ?? 'unknown';
-    const refuse = (status: number, error: string): JSX.Element => {
-      res.status(status);
-      return <LoginPage ctx={ctx} next={next} error={error} />;
-    };
+    const refuse = (status: number, error: string, retryAfterMs?: number): FormAnswer =>
+      FormAnswer.page(<LoginPage ctx={ctx} next={next} error={error} />, status, {
+        retryAfterMs,
+      }).withCookie(WEBAUTHN_COOKIE, null);
     const binding = readCookie(req, WEBAUTHN_COOKIE);
-    res.clearCookie(WEBAUTHN_COOKIE, dashboardCookie(req));
     const rp = this.factors.relyingParty(req);
     const attempt = await this.throttle.attempt(passkeyAccount(ip), ip, async () => {
       const userId =
@@ -203,24 +201,34 @@ export class SecondFactorSignInController {
       return userId === null ? null : this.factors.activeUser(userId);
     });
     if (attempt.throttled) {
-      res.setHeader('Retry-After', retryAfterSeconds(attempt.retryAfterMs));
-      return refuse(429, TOO_MANY);
+      return refuse(429, TOO_MANY, attempt.retryAfterMs);
     }
     const user = attempt.result;
     if (!user) {
       return refuse(401, PASSKEY_REFUSED);
     }
-    await this.factors.start(req, res, user, ctx.signedIn, 'passkey');
-    throw new SeeOther(next);
+    return FormAnswer.redirect(next)
+      .withCookie(WEBAUTHN_COOKIE, null)
+      .withSession(await this.factors.start(req, user, ctx.signedIn, 'passkey'));
   }
 
-  /** The user whose password was right in this browser; otherwise back to the sign-in page. */
-  private async pendingUser(req: Request): Promise<string> {
-    const userId = await this.pending.userOf(readCookie(req, PENDING_SIGN_IN_COOKIE));
-    if (userId === null) {
-      throw new SeeOther('/partner/login');
-    }
-    return userId;
+  /** The user whose password was right in this browser, if any. */
+  private pendingUser(req: Request): Promise<string | null> {
+    return this.pending.userOf(readCookie(req, PENDING_SIGN_IN_COOKIE));
+  }
+
+  /** The second step again, with why it refused. */
+  private async refused(
+    ctx: PageContext,
+    req: Request,
+    userId: string,
+    next: string,
+    status: number,
+    error: string,
+    retryAfterMs?: number,
+  ): Promise<FormAnswer> {
+    const page = await this.stepPage(ctx, req, userId, next, error);
+    return FormAnswer.page(page, status, { retryAfterMs });
   }
 
   /** The second step as this user can take it here: a code when the app is on, a passkey. */
@@ -247,14 +255,7 @@ export class SecondFactorSignInController {
   }
 
   /** Ends the pending sign-in; false when another request already did. */
-  private async complete(req: Request, res: Response): Promise<boolean> {
-    res.clearCookie(PENDING_SIGN_IN_COOKIE, dashboardCookie(req));
+  private complete(req: Request): Promise<boolean> {
     return this.pending.complete(readCookie(req, PENDING_SIGN_IN_COOKIE) ?? '');
-  }
-
-  private expired(req: Request, res: Response): never {
-    res.clearCookie(PENDING_SIGN_IN_COOKIE, dashboardCookie(req));
-    setFlash(req, res, { kind: 'error', text: 'Your sign-in timed out. Sign in again.' });
-    throw new SeeOther('/partner/login');
   }
 }
