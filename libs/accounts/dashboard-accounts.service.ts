@@ -8,7 +8,7 @@ import { type Application, ApplicationsRepository } from './applications.reposit
 import { Clock } from './clock.js';
 import { DashboardAudit, dashboardActor } from './dashboard-audit.js';
 import type { DashboardRole } from './dashboard-role.js';
-import type { DashboardUser } from './dashboard-user.js';
+import type { DashboardUser, SignedIn } from './dashboard-user.js';
 import { DashboardUsersRepository } from './dashboard-users.repository.js';
 import { DashboardSessionsService } from './dashboard-sessions.service.js';
 import { type Invitation, InvitationsRepository } from './invitations.repository.js';
@@ -209,6 +209,47 @@ export class DashboardAccountsService {
     }
     const valid = await this.hasher.verify(found.passwordHash, password);
     return valid && found.user.disabledAt === null ? found.user : null;
+  }
+
+  /**
+   * Signs a user in whose password (and second factor, `factor`) was proved: the browser's
+   * former session ends (a new id, never the one it had: no fixation), the new one starts live for
+   * an active organization and in test mode otherwise, and the sign-in is in the organization's
+   * audit log. Answers the new session's token, for the cookie.
+   */
+  async signIn(
+    user: DashboardUser,
+    browser: {
+      previous: SignedIn | null;
+      cookie: string | undefined;
+      ip: string;
+      userAgent: string;
+    },
+    factor?: string,
+  ): Promise<string> {
+    if (browser.previous) {
+      await this.sessions.end(browser.previous.session.id);
+    } else if (browser.cookie !== undefined) {
+      await this.sessions.endByToken(browser.cookie);
+    }
+    const active = (await this.organizationStatus(user.organizationId)) === 'active';
+    const { token, session } = await this.sessions.start(user, active ? 'live' : 'test', browser);
+    await this.audit.record(
+      user,
+      'user.signed_in',
+      { type: 'session', id: session.id },
+      factor === undefined ? { ip: session.ip } : { ip: session.ip, factor },
+    );
+    return token;
+  }
+
+  /** Ends the session of a user who signs out, in the organization's audit log. */
+  async signOut(signedIn: SignedIn): Promise<void> {
+    await this.sessions.end(signedIn.session.id);
+    await this.audit.record(signedIn.user, 'user.signed_out', {
+      type: 'session',
+      id: signedIn.session.id,
+    });
   }
 
   async organizationStatus(organizationId: string): Promise<OrganizationStatus> {

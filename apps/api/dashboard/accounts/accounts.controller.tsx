@@ -1,17 +1,15 @@
-import { Get, HttpCode, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
-import type { Request, Response } from 'express';
+import { Get, Inject, Param, Post, Query, Req } from '@nestjs/common';
+import type { Request } from 'express';
 import {
   AccountRequestsLimiter,
   DashboardAccountsService,
-  DashboardAudit,
   DashboardSessionsService,
-  type DashboardUser,
+  type Invitation,
   type SignedIn,
   SignInThrottle,
 } from '#app/accounts';
 import { normalizeFeePercent, type CredentialMode } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-import { dashboardCookie, readCookie, SESSION_COOKIE } from '../common/cookies.js';
 import type { PageContext } from '../common/dashboard-request.js';
 import {
   AnyRole,
@@ -22,12 +20,12 @@ import {
   PublicPage,
 } from '../common/dashboard.decorators.js';
 import { DASHBOARD_SETTINGS, type DashboardSettings } from '../common/dashboard.config.js';
-import { setFlash } from '../common/flash.js';
-import { retryAfterSeconds } from '../common/retry-after.js';
+import { FormAnswer } from '../common/form-answer.js';
 import { emailProblem, passwordFieldProblem, textProblem } from '../common/form-rules.js';
+import { checked, type FormProblems, submitForm } from '../common/page-form.js';
 import { safeNext, serviceOrigin } from '../../platform/site/origin.js';
-import { SeeOther } from '../common/see-other.js';
 import { SECOND_FACTOR_STEP, type SignInStep } from '../common/sign-in-steps.js';
+import { browserOf } from '../second-factors/second-factor-sessions.js';
 import {
   AccountExistsPage,
   ConfirmApplicationPage,
@@ -55,36 +53,35 @@ export class AccountsController {
     private readonly limiter: AccountRequestsLimiter,
     private readonly sessions: DashboardSessionsService,
     private readonly throttle: SignInThrottle,
-    private readonly audit: DashboardAudit,
     @Inject(SECOND_FACTOR_STEP) private readonly secondFactor: SignInStep,
     @Inject(DASHBOARD_SETTINGS) private readonly settings: DashboardSettings,
   ) {}
 
   @Get('login')
   @PublicPage()
-  login(@Page() ctx: PageContext, @Query('next') next: unknown): JSX.Element {
+  login(@Page() ctx: PageContext, @Query('next') next: unknown): JSX.Element | FormAnswer {
     if (ctx.signedIn) {
-      throw new SeeOther(safeNext(next));
+      return FormAnswer.redirect(safeNext(next));
     }
     return <LoginPage ctx={ctx} next={safeNext(next)} />;
   }
 
   @Post('login')
   @PublicPage()
-  @HttpCode(200)
   async signIn(
     @Page() ctx: PageContext,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     const email = (form.email ?? '').trim();
     const password = form.password ?? '';
     const next = safeNext(form.next);
-    const refuse = (status: number, error: string): JSX.Element => {
-      res.status(status);
-      return <LoginPage ctx={ctx} email={email.slice(0, 254)} next={next} error={error} />;
-    };
+    const refuse = (status: number, error: string, retryAfterMs?: number): FormAnswer =>
+      FormAnswer.page(
+        <LoginPage ctx={ctx} email={email.slice(0, 254)} next={next} error={error} />,
+        status,
+        { retryAfterMs },
+      );
     const valid =
       emailProblem(email) === null &&
       passwordFieldProblem(password) === null &&
@@ -93,39 +90,40 @@ export class AccountsController {
       valid ? this.accounts.authenticate(email, password) : Promise.resolve(null),
     );
     if (attempt.throttled) {
-      res.setHeader('Retry-After', retryAfterSeconds(attempt.retryAfterMs));
-      return refuse(429, 'Too many failed sign-ins. Wait a few minutes, then try again.');
+      return refuse(
+        429,
+        'Too many failed sign-ins. Wait a few minutes, then try again.',
+        attempt.retryAfterMs,
+      );
     }
     const user = attempt.result;
     if (!user) {
       return refuse(401, SIGN_IN_FAILED);
     }
-    const step = await this.secondFactor.begin(user, next, req, res);
-    if (step !== null) {
-      throw new SeeOther(step);
-    }
-    await this.startSession(req, res, user, ctx.signedIn);
-    throw new SeeOther(next);
+    return (
+      (await this.secondFactor.begin(user, next)) ??
+      FormAnswer.redirect(next).withSession(
+        await this.accounts.signIn(user, browserOf(req, ctx.signedIn)),
+      )
+    );
   }
 
   @Get('signup')
   @PublicPage()
-  signupPage(@Page() ctx: PageContext): JSX.Element {
+  signupPage(@Page() ctx: PageContext): JSX.Element | FormAnswer {
     if (ctx.signedIn) {
-      throw new SeeOther('/partner');
+      return FormAnswer.redirect('/partner');
     }
     return <SignupPage ctx={ctx} values={{}} errors={{}} />;
   }
 
   @Post('signup')
   @PublicPage()
-  @HttpCode(200)
   async signUp(
     @Page() ctx: PageContext,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     const values: Required<SignupValues> = {
       organizationName: (form.organizationName ?? '').trim(),
       email: (form.email ?? '').trim(),
@@ -133,61 +131,43 @@ export class AccountsController {
     };
     const password = form.password ?? '';
     const feePercent = normalizeFeePercent(values.feePercent);
-    const errors: Partial<Record<keyof SignupValues | 'password', string>> = {};
-    const orgProblem = textProblem(values.organizationName, 'the organization name', 200);
-    if (orgProblem) {
-      errors.organizationName = orgProblem;
-    }
-    const mailProblem = emailProblem(values.email);
-    if (mailProblem) {
-      errors.email = mailProblem;
-    }
-    const passwordProblem = passwordFieldProblem(password);
-    if (passwordProblem) {
-      errors.password = passwordProblem;
-    }
-    if (feePercent === null) {
-      errors.feePercent = 'Enter a fee from 0 to 4 percent, like 1 or 0.5.';
-    }
-    const again = (status: number, error?: string): JSX.Element => {
-      res.status(status);
+    const again = (errors: FormProblems, status = 400, error?: string, retryAfterMs?: number) => {
       const shown = {
         ...values,
         organizationName: values.organizationName.slice(0, 200),
         email: values.email.slice(0, 254),
         feePercent: values.feePercent.slice(0, 20),
       };
-      return <SignupPage ctx={ctx} values={shown} errors={errors} error={error} />;
+      return FormAnswer.page(
+        <SignupPage ctx={ctx} values={shown} errors={errors} error={error} />,
+        status,
+        { retryAfterMs },
+      );
     };
-    if (Object.keys(errors).length > 0 || feePercent === null) {
-      return again(400);
+    const input = checked(feePercent, {
+      organizationName:
+        textProblem(values.organizationName, 'the organization name', 200) ?? undefined,
+      email: emailProblem(values.email) ?? undefined,
+      password: passwordFieldProblem(password) ?? undefined,
+      feePercent:
+        feePercent === null ? 'Enter a fee from 0 to 4 percent, like 1 or 0.5.' : undefined,
+    });
+    if (!input.ok || input.values === null) {
+      return again(input.ok ? {} : input.problems);
     }
     const waitMs = await this.limiter.admit('signUp', values.email, req.ip ?? 'unknown');
     if (waitMs > 0) {
-      res.setHeader('Retry-After', String(Math.ceil(waitMs / 1000)));
-      return again(
-        429,
-        'Too many applications from your network or for this email. Wait a while, then try again.',
-      );
+      const error =
+        'Too many applications from your network or for this email. Wait a while, then try again.';
+      return again({}, 429, error, waitMs);
     }
-    try {
-      await this.accounts.apply(
-        {
-          organizationName: values.organizationName,
-          email: values.email,
-          password,
-          feePercent,
-        },
-        serviceOrigin(req, this.settings.publicUrl),
-      );
-    } catch (error: unknown) {
-      if (error instanceof AppError && error.param === 'password') {
-        errors.password = error.message;
-        return again(400);
-      }
-      throw error;
-    }
-    throw new SeeOther('/partner/signup/sent');
+    const application = { ...values, password, feePercent: input.values };
+    return submitForm({
+      submit: () => this.accounts.apply(application, serviceOrigin(req, this.settings.publicUrl)),
+      refusals: (error) => error.param === 'password',
+      done: () => FormAnswer.redirect('/partner/signup/sent'),
+      refused: { again: (errors) => again(errors) },
+    });
   }
 
   @Get('signup/sent')
@@ -201,12 +181,10 @@ export class AccountsController {
   async confirmationPage(
     @Page() ctx: PageContext,
     @Param('token') token: string,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<JSX.Element | FormAnswer> {
     const application = await this.accounts.findOpenApplication(token);
     if (!application) {
-      res.status(404);
-      return <LinkGonePage ctx={ctx} what="application" />;
+      return FormAnswer.page(<LinkGonePage ctx={ctx} what="application" />, 404);
     }
     return (
       <ConfirmApplicationPage
@@ -220,33 +198,26 @@ export class AccountsController {
 
   @Post('signup/confirm/:token')
   @PublicPage()
-  @HttpCode(200)
-  async confirmApplication(
+  confirmApplication(
     @Page() ctx: PageContext,
     @Param('token') token: string,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
-    let user: DashboardUser;
-    try {
-      ({ user } = await this.accounts.confirmApplication(token));
-    } catch (error: unknown) {
-      if (error instanceof AppError && error.code === ErrorCode.NotFound) {
-        res.status(404);
-        return <LinkGonePage ctx={ctx} what="application" />;
-      }
-      if (error instanceof AppError && error.code === ErrorCode.EmailTaken) {
-        res.status(409);
-        return <AccountExistsPage ctx={ctx} />;
-      }
-      throw error;
-    }
-    await this.startSession(req, res, user, ctx.signedIn);
-    setFlash(req, res, {
-      kind: 'success',
-      text: 'Application received. We review it shortly; meanwhile you can use test mode.',
+  ): Promise<FormAnswer> {
+    return submitForm({
+      submit: () => this.accounts.confirmApplication(token),
+      refusals: [ErrorCode.NotFound, ErrorCode.EmailTaken],
+      done: async ({ user }) =>
+        FormAnswer.done(
+          '/partner',
+          'Application received. We review it shortly; meanwhile you can use test mode.',
+        ).withSession(await this.accounts.signIn(user, browserOf(req, ctx.signedIn))),
+      refused: {
+        again: (_, error) =>
+          error?.code === ErrorCode.EmailTaken
+            ? FormAnswer.page(<AccountExistsPage ctx={ctx} />, 409)
+            : FormAnswer.page(<LinkGonePage ctx={ctx} what="application" />, 404),
+      },
     });
-    throw new SeeOther('/partner');
   }
 
   @Get('invitations/:token')
@@ -254,138 +225,98 @@ export class AccountsController {
   async invitationPage(
     @Page() ctx: PageContext,
     @Param('token') token: string,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<JSX.Element | FormAnswer> {
     const invitation = await this.accounts.findOpenInvitation(token);
     if (!invitation) {
-      res.status(404);
-      return <LinkGonePage ctx={ctx} what="invitation" />;
+      return FormAnswer.page(<LinkGonePage ctx={ctx} what="invitation" />, 404);
     }
-    return (
-      <SetPasswordPage
-        ctx={ctx}
-        title="Accept the invitation"
-        intro={`You are invited as ${invitation.role} (${invitation.email}). Choose your password to join.`}
-        action={`/partner/invitations/${token}`}
-        email={invitation.email}
-        button="Set password and join"
-      />
-    );
+    return <InvitationPage ctx={ctx} token={token} invitation={invitation} />;
   }
 
   @Post('invitations/:token')
   @PublicPage()
-  @HttpCode(200)
   async acceptInvitation(
     @Page() ctx: PageContext,
     @Param('token') token: string,
     @FormBody() form: Form,
     @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     const invitation = await this.accounts.findOpenInvitation(token);
     if (!invitation) {
-      res.status(404);
-      return <LinkGonePage ctx={ctx} what="invitation" />;
+      return FormAnswer.page(<LinkGonePage ctx={ctx} what="invitation" />, 404);
     }
     const password = form.password ?? '';
-    const again = (error: string): JSX.Element => {
-      res.status(400);
-      return (
-        <SetPasswordPage
-          ctx={ctx}
-          title="Accept the invitation"
-          intro={`You are invited as ${invitation.role} (${invitation.email}). Choose your password to join.`}
-          action={`/partner/invitations/${token}`}
-          email={invitation.email}
-          button="Set password and join"
-          error={error}
-        />
-      );
-    };
-    const problem = passwordFieldProblem(password);
-    if (problem) {
-      return again(problem);
-    }
-    let user: DashboardUser;
-    try {
-      user = await this.accounts.acceptInvitation(token, password);
-    } catch (error: unknown) {
-      if (error instanceof AppError && error.param === 'password') {
-        return again(error.message);
-      }
-      if (error instanceof AppError && error.code === ErrorCode.EmailTaken) {
-        return again('An account with this email exists already. Sign in instead.');
-      }
-      throw error;
-    }
-    await this.startSession(req, res, user, ctx.signedIn);
-    setFlash(req, res, { kind: 'success', text: 'Welcome! Your password is set.' });
-    throw new SeeOther('/partner');
+    return submitForm({
+      check: () => checked(password, { password: passwordFieldProblem(password) ?? undefined }),
+      submit: (password) => this.accounts.acceptInvitation(token, password),
+      refusals: (error) => error.param === 'password' || error.code === ErrorCode.EmailTaken,
+      done: async (user) =>
+        FormAnswer.done('/partner', 'Welcome! Your password is set.').withSession(
+          await this.accounts.signIn(user, browserOf(req, ctx.signedIn)),
+        ),
+      refused: {
+        again: (problems, error) => (
+          <InvitationPage
+            ctx={ctx}
+            token={token}
+            invitation={invitation}
+            error={
+              error?.code === ErrorCode.EmailTaken
+                ? 'An account with this email exists already. Sign in instead.'
+                : problems.password
+            }
+          />
+        ),
+      },
+    });
   }
 
   @Post('logout')
   @PublicPage()
-  async signOut(
-    @Page() ctx: PageContext,
-    @Req() req: Request,
-    @Res({ passthrough: true }) res: Response,
-  ): Promise<void> {
+  async signOut(@Page() ctx: PageContext): Promise<FormAnswer> {
     if (ctx.signedIn) {
-      await this.sessions.end(ctx.signedIn.session.id);
-      await this.audit.record(ctx.signedIn.user, 'user.signed_out', {
-        type: 'session',
-        id: ctx.signedIn.session.id,
-      });
+      await this.accounts.signOut(ctx.signedIn);
     }
-    res.clearCookie(SESSION_COOKIE, dashboardCookie(req));
-    setFlash(req, res, { kind: 'info', text: 'You are signed out.' });
-    throw new SeeOther('/partner/login');
+    return FormAnswer.redirect('/partner/login', {
+      kind: 'info',
+      text: 'You are signed out.',
+    }).withSession(null);
   }
 
   @Post('mode')
   @AnyRole()
-  async switchMode(@CurrentUser() signedIn: SignedIn, @FormBody() form: Form): Promise<void> {
+  async switchMode(@CurrentUser() signedIn: SignedIn, @FormBody() form: Form): Promise<FormAnswer> {
     const mode: CredentialMode | null =
       form.mode === 'test' || form.mode === 'live' ? form.mode : null;
     if (mode === null) {
       throw new AppError(ErrorCode.InvalidRequest, 'Choose test or live mode.', { param: 'mode' });
     }
     await this.sessions.setMode(signedIn.session, mode);
-    throw new SeeOther(safeNext(form.next));
+    return FormAnswer.redirect(safeNext(form.next));
   }
+}
 
-  /**
-   * A new session (a new id, never the one the browser had: no fixation), its cookie, and the
-   * sign-in in the organization's audit log.
-   */
-  private async startSession(
-    req: Request,
-    res: Response,
-    user: DashboardUser,
-    previous: SignedIn | null,
-  ) {
-    if (previous) {
-      await this.sessions.end(previous.session.id);
-    } else if (readCookie(req, SESSION_COOKIE) !== undefined) {
-      await this.sessions.endByToken(readCookie(req, SESSION_COOKIE));
-    }
-    const organizationActive =
-      (await this.accounts.organizationStatus(user.organizationId)) === 'active';
-    const { token, session } = await this.sessions.start(
-      user,
-      organizationActive ? 'live' : 'test',
-      {
-        ip: req.ip ?? 'unknown',
-        userAgent: req.get('user-agent') ?? '',
-      },
-    );
-    res.cookie(SESSION_COOKIE, token, dashboardCookie(req));
-    await this.audit.record(
-      user,
-      'user.signed_in',
-      { type: 'session', id: session.id },
-      { ip: session.ip },
-    );
-  }
+/** "Accept the invitation": the password that joins the team. */
+function InvitationPage({
+  ctx,
+  token,
+  invitation,
+  error,
+}: {
+  ctx: PageContext;
+  token: string;
+  invitation: Invitation;
+  error?: string;
+}): JSX.Element {
+  return (
+    <SetPasswordPage
+      ctx={ctx}
+      title="Accept the invitation"
+      intro={`You are invited as ${invitation.role} (${invitation.email}). Choose your password to join.`}
+      action={`/partner/invitations/${token}`}
+      email={invitation.email}
+      button="Set password and join"
+      error={error}
+    />
+  );
 }

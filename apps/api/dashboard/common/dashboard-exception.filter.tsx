@@ -5,7 +5,6 @@ import { Layout } from '../components/layout.js';
 import type { DashboardRequest, PageContext } from './dashboard-request.js';
 import { AnsweredInstead } from './form-answer.js';
 import { retryAfterSeconds } from './retry-after.js';
-import { SeeOther } from './see-other.js';
 
 const TITLES: Record<number, string> = {
   400: 'That did not work',
@@ -21,8 +20,8 @@ const TITLES: Record<number, string> = {
 const OUTAGE_RETRY_AFTER_MS = 5000;
 
 /**
- * Dashboard routes answer people, not programs: a redirect for `SeeOther`, the answer a guard
- * gave instead of the handler (`AnsweredInstead`: a refused re-authentication), otherwise an HTML
+ * Dashboard routes answer people, not programs: the answer a guard gave instead of the handler
+ * (`AnsweredInstead`: to sign in, a refused re-authentication), otherwise an HTML
  * page. Errors map through the API's one mapper (`toAppError`), so a status means the same on
  * every surface: an outage is a 503 page with `Retry-After`, an unexpected error a 500 page whose
  * stack goes to the log, never to the page; no page shows a stack or SQL.
@@ -35,10 +34,6 @@ export class DashboardExceptionFilter implements ExceptionFilter {
     const req = host.switchToHttp().getRequest<DashboardRequest>();
     const res = host.switchToHttp().getResponse<Response>();
     if (res.headersSent) {
-      return;
-    }
-    if (exception instanceof SeeOther) {
-      res.redirect(303, exception.url);
       return;
     }
     if (exception instanceof AnsweredInstead) {

@@ -16,9 +16,16 @@ import { DashboardCsrf } from './dashboard.csrf.js';
 import { DASHBOARD_ACCESS, type DashboardAccess } from './access.decorators.js';
 import { type FlashMessage, takeFlash } from './flash.js';
 import { isSameOrigin } from '../../platform/site/origin.js';
-import { loginUrl, SeeOther } from './see-other.js';
+import { AnsweredInstead, FormAnswer } from './form-answer.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD']);
+
+/** The sign-in page, remembering the page that was asked for when it can be returned to. */
+function loginUrl(next?: string): string {
+  return next === undefined || next === '/partner'
+    ? '/partner/login'
+    : `/partner/login?next=${encodeURIComponent(next)}`;
+}
 
 /**
  * Every dashboard route: finds the session (only the `partner_session` cookie counts; partner
@@ -57,7 +64,9 @@ export class DashboardGuard implements CanActivate {
     }
     req.dashboard = { path: req.path, csrfToken: '', signedIn, flash: null };
     if (access.kind === 'roles' && !signedIn) {
-      throw new SeeOther(loginUrl(SAFE_METHODS.has(req.method) ? req.originalUrl : undefined));
+      throw new AnsweredInstead(
+        FormAnswer.redirect(loginUrl(SAFE_METHODS.has(req.method) ? req.originalUrl : undefined)),
+      );
     }
     if (!SAFE_METHODS.has(req.method)) {
       if (!isSameOrigin(req, this.settings.publicUrl)) {

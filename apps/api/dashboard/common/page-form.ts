@@ -23,6 +23,8 @@ export type FormRefusal =
   | {
       again: (
         problems: FormProblems,
+        /** The service's refusal, when it was the service that refused. */
+        error: AppError | null,
       ) => JSX.Element | FormAnswer | Promise<JSX.Element | FormAnswer>;
       status?: number;
     }
@@ -61,15 +63,16 @@ function problemsOf(error: AppError): FormProblems {
 }
 
 /** A refused form's answer: its page again with the problems, or back with the first one. */
-export async function refuseForm(
+async function refuseForm(
   refusal: FormRefusal,
   problems: FormProblems,
+  error: AppError | null = null,
 ): Promise<FormAnswer> {
   if ('back' in refusal) {
     const first = Object.values(problems).find((problem) => problem !== undefined) ?? '';
     return FormAnswer.refused(refusal.back, first);
   }
-  const again = await refusal.again(problems);
+  const again = await refusal.again(problems, error);
   return again instanceof FormAnswer ? again : FormAnswer.page(again, refusal.status ?? 400);
 }
 
@@ -91,7 +94,7 @@ export async function submitForm<V, R>(form: PageForm<V, R>): Promise<FormAnswer
     if (!refusable(error, form.refusals)) {
       throw error;
     }
-    return refuseForm(form.refused, problemsOf(error as AppError));
+    return refuseForm(form.refused, problemsOf(error as AppError), error as AppError);
   }
   return form.done(result);
 }

@@ -1,13 +1,13 @@
-import type { Request, Response } from 'express';
 import type { DashboardUser } from '#app/accounts';
+import type { FormAnswer } from './form-answer.js';
 
 /**
  * The step a password sign-in goes through before its session starts: the second factor.
- * `begin` answers where to send the browser instead of signing in, or null when the user has no
- * second factor. `next` is the page asked for, already checked.
+ * `begin` answers the redirect to the step instead of signing in (with the cookie the step
+ * needs), or null when the user has no second factor. `next` is the page asked for, checked.
  */
 export interface SignInStep {
-  begin(user: DashboardUser, next: string, req: Request, res: Response): Promise<string | null>;
+  begin(user: DashboardUser, next: string): Promise<FormAnswer | null>;
 }
 
 /**

@@ -24,6 +24,16 @@ export const WEBAUTHN_COOKIE = 'partner_webauthn';
 /** The largest ceremony answer read: a passkey's answer is a few kilobytes. */
 const MAX_CREDENTIAL_LENGTH = 65_536;
 
+/** The browser a sign-in comes from: its session so far, its address and its user agent. */
+export function browserOf(req: Request, previous: SignedIn | null) {
+  return {
+    previous,
+    cookie: readCookie(req, SESSION_COOKIE),
+    ip: req.ip ?? 'unknown',
+    userAgent: req.get('user-agent') ?? '',
+  };
+}
+
 /** The browser's ceremony answer from a form field; null when it is no JSON object. */
 export function credentialOf(text: string | undefined): unknown {
   if (text === undefined || text.length === 0 || text.length > MAX_CREDENTIAL_LENGTH) {
@@ -66,29 +76,13 @@ export class SecondFactorSessions {
   }
 
   /** A new session (never the browser's old id) and the audit entry; answers its token. */
-  async start(
+  start(
     req: Request,
     user: DashboardUser,
     previous: SignedIn | null,
     factor: SignInFactor,
   ): Promise<string> {
-    if (previous) {
-      await this.sessions.end(previous.session.id);
-    } else if (readCookie(req, SESSION_COOKIE) !== undefined) {
-      await this.sessions.endByToken(readCookie(req, SESSION_COOKIE));
-    }
-    const active = (await this.accounts.organizationStatus(user.organizationId)) === 'active';
-    const { token, session } = await this.sessions.start(user, active ? 'live' : 'test', {
-      ip: req.ip ?? 'unknown',
-      userAgent: req.get('user-agent') ?? '',
-    });
-    await this.audit.record(
-      user,
-      'user.signed_in',
-      { type: 'session', id: session.id },
-      { ip: session.ip, factor },
-    );
-    return token;
+    return this.accounts.signIn(user, browserOf(req, previous), factor);
   }
 
   /**

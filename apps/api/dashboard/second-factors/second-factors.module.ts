@@ -1,5 +1,4 @@
 import { type DynamicModule, Injectable, Module, type OnModuleInit } from '@nestjs/common';
-import type { Request, Response } from 'express';
 import type { DashboardUser } from '#app/accounts';
 import { Clock, ReauthenticationService } from '#app/accounts';
 import type { ApiConfig } from '#app/config';
@@ -11,7 +10,7 @@ import {
   TotpService,
 } from '#app/dashboard-factors';
 import { DashboardCoreModule } from '../dashboard-core.module.js';
-import { dashboardCookie } from '../common/cookies.js';
+import { FormAnswer } from '../common/form-answer.js';
 import { CONFIRM_CODE_FIELD } from '../common/reauth-field.js';
 import { SECOND_FACTOR_STEP, type SignInStep } from '../common/sign-in-steps.js';
 import { SecondFactorNotices } from './second-factor-notices.js';
@@ -31,7 +30,7 @@ class SecondFactorSignInStep implements SignInStep {
     private readonly pending: PendingSignInsService,
   ) {}
 
-  async begin(user: DashboardUser, next: string, req: Request, res: Response) {
+  async begin(user: DashboardUser, next: string): Promise<FormAnswer | null> {
     // The authenticator app or a passkey: either makes the password only the first step.
     const hasSecondFactor =
       (await this.totp.isEnabled(user.id)) || (await this.passkeys.count(user.id)) > 0;
@@ -39,10 +38,11 @@ class SecondFactorSignInStep implements SignInStep {
       return null;
     }
     const token = await this.pending.start(user.id);
-    res.cookie(PENDING_SIGN_IN_COOKIE, token, dashboardCookie(req, { maxAge: 5 * 60_000 }));
-    return next === '/partner'
-      ? '/partner/login/second-factor'
-      : `/partner/login/second-factor?next=${encodeURIComponent(next)}`;
+    const step =
+      next === '/partner'
+        ? '/partner/login/second-factor'
+        : `/partner/login/second-factor?next=${encodeURIComponent(next)}`;
+    return FormAnswer.redirect(step).withCookie(PENDING_SIGN_IN_COOKIE, token, 5 * 60_000);
   }
 }
 
