@@ -1,4 +1,4 @@
-import { Get, HttpCode, Inject, Post, Req } from '@nestjs/common';
+import { Get, Inject, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { dashboardActor, type SignedIn } from '#app/accounts';
 import { modeUsableIn, type OwnerScope } from '#app/domain';
@@ -14,6 +14,7 @@ import {
   Page,
   Roles,
 } from '../common/dashboard.decorators.js';
+import { FormAnswer } from '../common/form-answer.js';
 import { GetStartedPage, type GetStartedView } from './get-started.page.js';
 import { walkthrough } from './walkthrough.js';
 
@@ -49,22 +50,19 @@ export class GetStartedController {
 
   @Post('test-key')
   @Roles('owner', 'developer')
-  @HttpCode(200)
   async createTestKey(
     @Page() ctx: PageContext,
     @CurrentUser() me: SignedIn,
     @Req() req: Request,
-  ): Promise<JSX.Element> {
+  ): Promise<FormAnswer> {
     if (!modeUsableIn(me.organization.status, false)) {
       throw new AppError(ErrorCode.Forbidden, testKeysBlocked(me));
     }
     const created = await this.keys.create(testOwner(me), TEST_KEY_NAME, dashboardActor(me.user));
     const view = await this.view(me, req);
-    return (
-      <GetStartedPage
-        ctx={ctx}
-        view={{ ...view, created: { publicKey: created.publicKey, secret: created.secret } }}
-      />
+    const { publicKey, secret } = created;
+    return FormAnswer.page(
+      <GetStartedPage ctx={ctx} view={{ ...view, created: { publicKey, secret } }} />,
     );
   }
 
