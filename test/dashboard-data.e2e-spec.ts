@@ -39,6 +39,7 @@ import {
   WebhookOutbox,
   WebhooksDataModule,
 } from '#app/webhooks';
+import { createOrganization } from './factories/partners.js';
 import { insertManySwaps, insertSwaps, type StoredSwap } from './factories/swaps.js';
 import { TEST_ENCRYPTION_KEY } from './support/api.js';
 import { parseCsv } from './support/csv.js';
@@ -48,7 +49,6 @@ import {
   testDatabaseUrl,
   testRedisPrefix,
   testRedisUrl,
-  truncateAll,
 } from './support/database.js';
 
 const random = (n: number): Uint8Array => randomBytes(n);
@@ -87,23 +87,10 @@ describe('Dashboard reads: swaps, earnings, activity, deliveries', () => {
   let search: SwapSearchService;
   let organizations: OrganizationsService;
 
-  async function newOrganization(name = `Dash org ${randomUUID()}`): Promise<string> {
-    const org = await organizations.create(
-      {
-        name,
-        feePercent: '1',
-        status: 'active',
-        providerActivated: true,
-        payoutAddress: null,
-        payoutNetwork: 'trc20',
-      },
-      'test',
-    );
-    return org.id;
-  }
+  const newOrganization = (name = `Dash org ${randomUUID()}`) =>
+    createOrganization(moduleRef, { name });
 
   beforeAll(async () => {
-    await truncateAll();
     moduleRef = await Test.createTestingModule({
       imports: [
         CoreModule.forRoot({

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
-import type { DataSource } from 'typeorm';
 import { loadPollerConfig } from '#app/config';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
@@ -10,10 +9,10 @@ import { EventsQueryService, type PartnerEvent } from '#app/events';
 import { CredentialsService, OrganizationsService } from '#app/partners';
 import { WebhookEndpointsService } from '#app/webhooks';
 import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
-import { startTestApi, testApiEnv, type TestApi } from './support/api.js';
-import { openTestDataSource, truncateAll } from './support/database.js';
+import { createOrganization } from './factories/partners.js';
+import { testApiEnv } from './support/api.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { spawnService, type ServiceProcess } from './support/processes.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -36,45 +35,26 @@ async function refusal(promise: Promise<unknown>): Promise<AppError> {
  * a local webhook receiver. Keys are tried on `/v1` over HTTP.
  */
 describe('Dashboard keys, webhooks and events services', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
+  let h: Harness;
   let replica: ServiceProcess;
-  let db: DataSource;
   let keys: CredentialsService;
   let organizations: OrganizationsService;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({ stepMs: 300 });
-    const env = { PROVIDER_URL: sandbox.url, TEST_PROVIDER_URL: sandbox.url };
-    api = await startTestApi(env);
+    h = await startHarness({ sandbox: { stepMs: 300 } });
+    const env = { PROVIDER_URL: h.sandbox.url, TEST_PROVIDER_URL: h.sandbox.url };
     replica = await spawnService('api', testApiEnv(env));
-    db = await openTestDataSource();
-    keys = api.app.get(CredentialsService);
-    organizations = api.app.get(OrganizationsService);
+    keys = h.api.app.get(CredentialsService);
+    organizations = h.api.app.get(OrganizationsService);
   }, 120_000);
 
   afterAll(async () => {
-    await replica.stop();
-    await db.destroy();
-    await api.close();
-    await sandbox.close();
+    await replica?.stop();
+    await h?.close();
   });
 
-  async function organization(status: 'active' | 'pending_review' = 'active'): Promise<string> {
-    const created = await organizations.create(
-      {
-        name: `Keys org ${randomUUID()}`,
-        feePercent: '1',
-        status,
-        providerActivated: true,
-        payoutAddress: null,
-        payoutNetwork: 'trc20',
-      },
-      'test',
-    );
-    return created.id;
-  }
+  const organization = (status: 'active' | 'pending_review' = 'active') =>
+    createOrganization(h.api.app, { status });
 
   /** The status `GET /v1/events` answers a bearer on `url` (the database only, no provider). */
   async function statusOn(url: string, publicKey: string, secret: string): Promise<number> {
@@ -104,7 +84,7 @@ describe('Dashboard keys, webhooks and events services', () => {
       });
       expect(made.publicKey).toMatch(/^pk_test_[0-9a-f]{32}$/);
       expect(made.secret).toMatch(/^sk_test_[0-9a-f]{48}$/);
-      expect(await statusOn(api.url, made.publicKey, made.secret)).toBe(200);
+      expect(await statusOn(h.api.url, made.publicKey, made.secret)).toBe(200);
 
       await expect(refusal(keys.create(live, 'Production', USER))).resolves.toMatchObject({
         code: ErrorCode.OrgPendingReview,
@@ -123,7 +103,7 @@ describe('Dashboard keys, webhooks and events services', () => {
 
     it('lists the keys of one mode, newest first, with when each was last used and never a secret', async () => {
       const made = await keys.create(test, 'Used one', USER);
-      expect(await statusOn(api.url, made.publicKey, made.secret)).toBe(200);
+      expect(await statusOn(h.api.url, made.publicKey, made.secret)).toBe(200);
 
       await waitUntil('the use to be written', async () => {
         const listed = await keys.list(test);
@@ -142,7 +122,7 @@ describe('Dashboard keys, webhooks and events services', () => {
       const revealed = await keys.reveal(test, made.publicKey, USER);
 
       expect(revealed.secret).toBe(made.secret);
-      const rows = await db.query<{ actor: string; details: Record<string, unknown> }[]>(
+      const rows = await h.db.query<{ actor: string; details: Record<string, unknown> }[]>(
         `SELECT actor, details FROM audit_log WHERE action = 'credential.revealed' AND target_id = $1`,
         [made.publicKey],
       );
@@ -166,7 +146,7 @@ describe('Dashboard keys, webhooks and events services', () => {
       await expect(refusal(keys.reveal(test, 'pk_test_\u0000', USER))).resolves.toMatchObject({
         code: ErrorCode.NotFound,
       });
-      expect(await statusOn(api.url, mine.publicKey, mine.secret)).toBe(200);
+      expect(await statusOn(h.api.url, mine.publicKey, mine.secret)).toBe(200);
     });
 
     it('revokes a key so that every api process refuses it within 5 s', async () => {
@@ -182,7 +162,7 @@ describe('Dashboard keys, webhooks and events services', () => {
         5000,
       );
       expect(elapsed).toBeLessThan(5000);
-      expect(await statusOn(api.url, made.publicKey, made.secret)).toBe(401);
+      expect(await statusOn(h.api.url, made.publicKey, made.secret)).toBe(401);
       await expect(refusal(keys.reveal(test, made.publicKey, USER))).resolves.toMatchObject({
         code: ErrorCode.Conflict,
       });
@@ -207,7 +187,7 @@ describe('Dashboard keys, webhooks and events services', () => {
       });
 
       // The hour passes: the old key is refused, from the cache too, within its lifetime.
-      await db.query(`UPDATE credentials SET expires_at = now() WHERE public_key = $1`, [
+      await h.db.query(`UPDATE credentials SET expires_at = now() WHERE public_key = $1`, [
         made.publicKey,
       ]);
       await waitUntil(
@@ -235,7 +215,7 @@ describe('Dashboard keys, webhooks and events services', () => {
       expect(
         await statusOn(replica.url, rolled.replacement.publicKey, rolled.replacement.secret),
       ).toBe(200);
-      const actions = await db.query<{ action: string }[]>(
+      const actions = await h.db.query<{ action: string }[]>(
         `SELECT action FROM audit_log WHERE target_id = $1 ORDER BY id`,
         [made.publicKey],
       );
@@ -257,8 +237,8 @@ describe('Dashboard keys, webhooks and events services', () => {
       poller = await startPoller(
         loadPollerConfig(
           testApiEnv({
-            PROVIDER_URL: sandbox.url,
-            TEST_PROVIDER_URL: sandbox.url,
+            PROVIDER_URL: h.sandbox.url,
+            TEST_PROVIDER_URL: h.sandbox.url,
             POLLER_HEALTH_PORT: '0',
             POLL_INTERVAL_MS: '60000',
             WEBHOOK_RETRY_BASE_MS: '200',
@@ -267,8 +247,8 @@ describe('Dashboard keys, webhooks and events services', () => {
         pino({ level: 'silent' }),
         { shutdownHooks: false },
       );
-      endpoints = api.app.get(WebhookEndpointsService);
-      events = api.app.get(EventsQueryService);
+      endpoints = h.api.app.get(WebhookEndpointsService);
+      events = h.api.app.get(EventsQueryService);
       owner = { organizationId: await organization(), livemode: false };
       const key = await keys.create(owner, 'Webhooks', USER);
       bearer = `Bearer ${key.publicKey}:${key.secret}`;
@@ -280,11 +260,11 @@ describe('Dashboard keys, webhooks and events services', () => {
     });
 
     async function createTestSwap(): Promise<string> {
-      const addresses = await request(api.url)
+      const addresses = await request(h.api.url)
         .get('/v1/test_helpers/addresses?currency=eth')
         .set('Authorization', bearer)
         .expect(200);
-      const res = await request(api.url)
+      const res = await request(h.api.url)
         .post('/v1/swaps')
         .set('Authorization', bearer)
         .set('Idempotency-Key', randomUUID())

@@ -1,19 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import request from 'supertest';
-import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
-import { createPartner, type TestPartner } from './factories/partners.js';
-import {
-  ADMIN_HEADERS,
-  startTestApi,
-  TEST_ADMIN_TOKEN,
-  testApiEnv,
-  type TestApi,
-} from './support/api.js';
-import { openTestDataSource, truncateAll } from './support/database.js';
-import { spawnService, type ServiceProcess } from './support/processes.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import type { TestPartner } from './factories/partners.js';
+import { ADMIN_HEADERS, TEST_ADMIN_TOKEN } from './support/api.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { waitUntil } from './support/wait.js';
 
 const POLL_INTERVAL_MS = 300;
@@ -33,37 +24,24 @@ interface SwapBody {
 }
 
 describe('Poller: swap lifecycle, settlement fields and transitions', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let poller: ServiceProcess;
-  let db: DataSource;
+  let h: Harness;
   let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({ stepMs: STEP_MS });
-    api = await startTestApi({ PROVIDER_URL: sandbox.url });
-    db = await openTestDataSource();
-    partner = await createPartner(api.app, { feePercent: '1' });
-    poller = await spawnService(
-      'poller',
-      testApiEnv({
-        PROVIDER_URL: sandbox.url,
-        POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
-        POLLER_TICK_MS: '50',
-      }),
-    );
+    h = await startHarness({
+      sandbox: { stepMs: STEP_MS },
+      partner: { feePercent: '1' },
+      poller: { POLL_INTERVAL_MS: String(POLL_INTERVAL_MS), POLLER_TICK_MS: '50' },
+    });
+    partner = h.partner;
   }, 120_000);
 
   afterAll(async () => {
-    await poller.stop();
-    await db.destroy();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   async function createFloatSwap(amountFrom = '0.1'): Promise<string> {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .post('/v1/swaps')
       .set('Authorization', partner.authorization)
       .set('Idempotency-Key', randomUUID())
@@ -73,12 +51,12 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   }
 
   async function createFixedSwap(amountFrom = '0.1'): Promise<string> {
-    const quote = await request(api.url)
+    const quote = await request(h.api.url)
       .post('/v1/quotes')
       .set('Authorization', partner.authorization)
       .send({ from: 'btc', to: 'eth', amountFrom, mode: 'fixed' })
       .expect(200);
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .post('/v1/swaps')
       .set('Authorization', partner.authorization)
       .set('Idempotency-Key', randomUUID())
@@ -96,7 +74,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   }
 
   async function providerId(swapId: string): Promise<string> {
-    const [row] = await db.query<{ provider_transaction_id: string }[]>(
+    const [row] = await h.db.query<{ provider_transaction_id: string }[]>(
       'SELECT provider_transaction_id FROM swaps WHERE id = $1',
       [swapId],
     );
@@ -104,7 +82,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   }
 
   async function getSwap(id: string): Promise<SwapBody> {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .get(`/v1/swaps/${id}`)
       .set('Authorization', partner.authorization)
       .expect(200);
@@ -126,13 +104,13 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   }
 
   async function metrics(): Promise<string> {
-    const res = await fetch(`${poller.url}/metrics`, SCRAPE);
+    const res = await fetch(`${h.poller.url}/metrics`, SCRAPE);
     expect(res.status).toBe(200);
     return res.text();
   }
 
   async function events(swapId: string): Promise<{ from: string | null; to: string }[]> {
-    return db.query<{ from: string | null; to: string }[]>(
+    return h.db.query<{ from: string | null; to: string }[]>(
       `SELECT from_status AS "from", to_status AS "to", source FROM swap_events
         WHERE swap_id = $1 ORDER BY id`,
       [swapId],
@@ -141,7 +119,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
 
   it('follows a deposit through confirming … finished within two poll intervals of each step', async () => {
     const id = await createFloatSwap();
-    const deposit = await sandbox.control.deposit(await providerId(id));
+    const deposit = await h.sandbox.control.deposit(await providerId(id));
     const depositAt = deposit.clock!.sinceMs;
     const firstSeen = new Map<string, number>();
     const deadline = depositAt + 4 * STEP_MS + 3000;
@@ -169,7 +147,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
         2 * POLL_INTERVAL_MS + 2 * OBSERVE_MS + READ_SLACK_MS,
       );
     });
-    const tx = await sandbox.control.transaction(await providerId(id));
+    const tx = await h.sandbox.control.transaction(await providerId(id));
     expect(swap).toMatchObject({
       status: 'finished',
       payinHash: tx.payinHash,
@@ -187,7 +165,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
       { from: 'exchanging', to: 'sending', source: 'poller' },
       { from: 'sending', to: 'finished', source: 'poller' },
     ]);
-    const [stored] = await db.query<{ next_poll_at: Date | null; lease_owner: string | null }[]>(
+    const [stored] = await h.db.query<{ next_poll_at: Date | null; lease_owner: string | null }[]>(
       'SELECT next_poll_at, lease_owner, lease_until FROM swaps WHERE id = $1',
       [id],
     );
@@ -196,7 +174,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
 
   it('expires a fixed swap whose deposit is short', async () => {
     const id = await createFixedSwap('0.1');
-    await sandbox.control.deposit(await providerId(id), { amount: '0.09' });
+    await h.sandbox.control.deposit(await providerId(id), { amount: '0.09' });
 
     const swap = await waitForStatus(id, 'expired', 2 * POLL_INTERVAL_MS + 1000);
 
@@ -206,19 +184,19 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
 
   it('reports a 20 % over-deposit as amountAnomalyPct 20 and books earnings on the actual amount', async () => {
     const id = await createFloatSwap('0.1');
-    await sandbox.control.deposit(await providerId(id), { amount: '0.12' });
+    await h.sandbox.control.deposit(await providerId(id), { amount: '0.12' });
 
     const swap = await waitForStatus(id, 'finished', 4 * STEP_MS + 3000);
 
     expect(swap).toMatchObject({ amountActualFrom: '0.12', amountAnomalyPct: '20' });
     // Booked right after the status is written, once the price is read: the status never waits.
     await waitUntil('the earnings to be booked', async () => {
-      const rows = await db.query<unknown[]>(`SELECT 1 FROM earnings_ledger WHERE swap_id = $1`, [
+      const rows = await h.db.query<unknown[]>(`SELECT 1 FROM earnings_ledger WHERE swap_id = $1`, [
         id,
       ]);
       return rows.length > 0;
     });
-    const ledger = await db.query<
+    const ledger = await h.db.query<
       {
         amount_actual_from: string;
         fee_percent: string;
@@ -252,10 +230,10 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   it('keeps a terminal status when the provider later reports an earlier one', async () => {
     const id = await createFloatSwap();
     const txId = await providerId(id);
-    await sandbox.control.forceStatus(txId, 'refunded');
+    await h.sandbox.control.forceStatus(txId, 'refunded');
     await waitForStatus(id, 'refunded', 2 * POLL_INTERVAL_MS + 1000);
 
-    await sandbox.control.forceStatus(txId, 'exchanging');
+    await h.sandbox.control.forceStatus(txId, 'exchanging');
     await sleep(4 * POLL_INTERVAL_MS);
 
     expect((await getSwap(id)).status).toBe('refunded');
@@ -265,10 +243,10 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   it('refreshes a swap on hold every poll interval, like any other non-terminal swap', async () => {
     const id = await createFloatSwap();
     const txId = await providerId(id);
-    await sandbox.control.forceStatus(txId, 'hold');
+    await h.sandbox.control.forceStatus(txId, 'hold');
     await waitForStatus(id, 'hold', 2 * POLL_INTERVAL_MS + 500);
 
-    await sandbox.control.forceStatus(txId, 'exchanging');
+    await h.sandbox.control.forceStatus(txId, 'exchanging');
     const swap = await waitForStatus(id, 'exchanging', 2 * POLL_INTERVAL_MS + 2 * OBSERVE_MS);
 
     expect(swap.status).toBe('exchanging');
@@ -278,10 +256,10 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   it('ignores and counts a report that goes backwards', async () => {
     const id = await createFloatSwap();
     const txId = await providerId(id);
-    await sandbox.control.forceStatus(txId, 'sending');
+    await h.sandbox.control.forceStatus(txId, 'sending');
     await waitForStatus(id, 'sending', 2 * POLL_INTERVAL_MS + 500);
 
-    await sandbox.control.forceStatus(txId, 'confirming');
+    await h.sandbox.control.forceStatus(txId, 'confirming');
     await sleep(3 * POLL_INTERVAL_MS);
 
     expect((await getSwap(id)).status).toBe('sending');
@@ -298,7 +276,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   ])(
     'refuses /metrics with %s: 401 with the envelope, as the api does',
     async (_, authorization) => {
-      const res = await fetch(`${poller.url}/metrics`, {
+      const res = await fetch(`${h.poller.url}/metrics`, {
         headers: authorization === undefined ? {} : { Authorization: authorization },
       });
 
@@ -309,7 +287,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
   );
 
   it('serves /metrics in Prometheus text format next to /health and /ready', async () => {
-    const res = await fetch(`${poller.url}/metrics`, SCRAPE);
+    const res = await fetch(`${h.poller.url}/metrics`, SCRAPE);
     const text = await res.text();
 
     expect(res.status).toBe(200);
@@ -328,15 +306,15 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     );
     expect(text).toMatch(/^process_cpu_seconds_total [\d.e+-]+$/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds [\d.e+-]+$/m);
-    expect((await fetch(`${poller.url}/health`)).status).toBe(200);
-    expect((await fetch(`${poller.url}/ready`)).status).toBe(200);
+    expect((await fetch(`${h.poller.url}/health`)).status).toBe(200);
+    expect((await fetch(`${h.poller.url}/ready`)).status).toBe(200);
   });
 
   it('shows on /metrics how overdue the oldest swap and earnings are, and its dependencies', async () => {
     // A swap the provider never reports stays unconfirmed since it was created, an hour ago; the
     // earnings of another wait under a lease a stalled poller holds.
     const [overdue, waiting] = [`overdue${randomUUID().slice(0, 8)}`, await createFloatSwap()];
-    await db.query(
+    await h.db.query(
       `INSERT INTO swaps (provider, id, organization_id, livemode, status, mode, from_ticker,
          to_ticker, amount_from, amount_expected_to, payin_address, payout_address,
          provider_transaction_id, created_at, updated_at)
@@ -344,7 +322,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
                now() - interval '1 hour', now())`,
       [overdue, partner.organizationId],
     );
-    await db.query(
+    await h.db.query(
       `INSERT INTO earnings_pending (swap_id, organization_id, fee_percent, amount_actual_from,
          from_ticker, lease_owner, lease_until, created_at)
        VALUES ($1, $2, 1, 0.1, 'btc', 'a-stalled-poller', now() + interval '1 hour',
@@ -373,8 +351,8 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
       expect(text).toMatch(/^dependency_up\{dependency="postgres"\} 1$/m);
       expect(text).toMatch(/^dependency_up\{dependency="redis"\} 1$/m);
     } finally {
-      await db.query('DELETE FROM earnings_pending WHERE swap_id = $1', [waiting]);
-      await db.query('DELETE FROM swaps WHERE id = $1', [overdue]);
+      await h.db.query('DELETE FROM earnings_pending WHERE swap_id = $1', [waiting]);
+      await h.db.query('DELETE FROM swaps WHERE id = $1', [overdue]);
     }
     await waitUntil(
       'the lag gauge to clear once nothing is overdue',
@@ -386,8 +364,8 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
 
   it('counts upstream errors and retries the batch later', async () => {
     const id = await createFloatSwap();
-    await sandbox.control.setFault({ method: 'getTransactions', mode: 'http_500', count: 2 });
-    await sandbox.control.deposit(await providerId(id));
+    await h.sandbox.control.setFault({ method: 'getTransactions', mode: 'http_500', count: 2 });
+    await h.sandbox.control.deposit(await providerId(id));
 
     await waitForStatus(id, 'confirming', 3 * POLL_INTERVAL_MS + 1000);
 

@@ -30,14 +30,16 @@ function toTestPartner(
   return { organizationId, publicKey, secret, authorization: `Bearer ${publicKey}:${secret}` };
 }
 
-/** An organization with one credential, made through the same service the admin API uses. */
-export async function createPartner(
+/**
+ * An organization without a credential (active, fee 1 %, unless asked), made through the same
+ * service the admin API uses; its id. For suites that issue keys themselves.
+ */
+export async function createOrganization(
   app: INestApplicationContext,
-  options: PartnerOptions = {},
-): Promise<TestPartner> {
-  const organizations = app.get(OrganizationsService);
+  options: Omit<PartnerOptions, 'mode'> = {},
+): Promise<string> {
   sequence += 1;
-  const organization = await organizations.create(
+  const organization = await app.get(OrganizationsService).create(
     {
       name: options.name ?? `Test org ${sequence}`,
       feePercent: options.feePercent ?? '1',
@@ -48,9 +50,18 @@ export async function createPartner(
     },
     'test',
   );
+  return organization.id;
+}
+
+/** An organization with one credential, made through the same service the admin API uses. */
+export async function createPartner(
+  app: INestApplicationContext,
+  options: PartnerOptions = {},
+): Promise<TestPartner> {
+  const organizationId = await createOrganization(app, options);
   return toTestPartner(
-    organization.id,
-    await organizations.issueCredential(organization.id, 'test', options.mode),
+    organizationId,
+    await app.get(OrganizationsService).issueCredential(organizationId, 'test', options.mode),
   );
 }
 
