@@ -1,15 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
-import { loadApiConfig } from '#app/config';
 import { createRootLogger } from '#app/logging';
-import { createApiApp } from '../apps/api/api.bootstrap.js';
-import { createPartner, TestPartner } from './factories/partners.js';
-import { testApiEnv } from './support/api.js';
+import type { TestPartner } from './factories/partners.js';
 import { testRedisPrefix } from './support/database.js';
-import { startTestSandbox, TestSandbox } from './support/sandbox.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { waitUntil } from './support/wait.js';
 
 type LogLine = Record<string, unknown>;
@@ -33,8 +28,7 @@ class CapturedLines extends Writable {
 const isAccessLine = (line: LogLine): boolean => 'responseTime' in line && 'res' in line;
 
 describe('Logging (api over HTTP)', () => {
-  let sandbox: TestSandbox;
-  let app: NestExpressApplication;
+  let h: Harness;
   let url: string;
   let log: CapturedLines;
   let partner: TestPartner;
@@ -50,24 +44,19 @@ describe('Logging (api over HTTP)', () => {
   }
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
     log = new CapturedLines();
-    const config = loadApiConfig(
-      testApiEnv({
-        PROVIDER_URL: sandbox.url,
-        // Its own prefix: a catalogue cached by another suite would skip the upstream call.
-        REDIS_KEY_PREFIX: `${testRedisPrefix()}log-${randomBytes(3).toString('hex')}:`,
-      }),
-    );
-    app = await createApiApp(config, createRootLogger('info', log), { shutdownHooks: false });
-    await app.listen(0, '127.0.0.1');
-    url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-    partner = await createPartner(app, { name: `Logging org ${randomBytes(3).toString('hex')}` });
+    h = await startHarness({
+      logger: createRootLogger('info', log),
+      // Its own prefix: a catalogue cached by another suite would skip the upstream call.
+      api: { REDIS_KEY_PREFIX: `${testRedisPrefix()}log-${randomBytes(3).toString('hex')}:` },
+      partner: { name: `Logging org ${randomBytes(3).toString('hex')}` },
+    });
+    url = h.api.url;
+    partner = h.partner;
   });
 
   afterAll(async () => {
-    await app.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   it('logs a body the api refuses before any route (415) once, at warn, with its request id', async () => {

@@ -1,11 +1,9 @@
 import request from 'supertest';
-import type { DataSource } from 'typeorm';
-import { createPartner, type TestPartner } from './factories/partners.js';
-import { startTestApi, testApiEnv, type TestApi } from './support/api.js';
-import { openTestDataSource, truncateAll } from './support/database.js';
+import type { TestPartner } from './factories/partners.js';
+import { testApiEnv } from './support/api.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { createSandboxTransactions, seedSwaps } from './support/poller-fixtures.js';
 import { spawnService, type ServiceProcess } from './support/processes.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -21,9 +19,7 @@ const LISTING_DELAY_MS = 3000;
  * or recorded twice.
  */
 describe('Poller: killed between two pages of its listing', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let db: DataSource;
+  let h: Harness;
   let receiver: WebhookReceiver;
   let partner: TestPartner;
   let organizationId: string;
@@ -31,7 +27,7 @@ describe('Poller: killed between two pages of its listing', () => {
 
   const env = (overrides: Record<string, string>) =>
     testApiEnv({
-      PROVIDER_URL: sandbox.url,
+      PROVIDER_URL: h.sandbox.url,
       PROVIDER_TIMEOUT_MS: '10000',
       POLLER_TICK_MS: '50',
       POLLER_LEASE_MS: '10000',
@@ -40,36 +36,31 @@ describe('Poller: killed between two pages of its listing', () => {
     });
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({ stepMs: 600_000 });
+    h = await startHarness({ sandbox: { stepMs: 600_000 } });
     receiver = new WebhookReceiver();
     await receiver.start();
-    api = await startTestApi({ PROVIDER_URL: sandbox.url });
-    db = await openTestDataSource();
-    partner = await createPartner(api.app);
+    partner = h.partner;
     organizationId = partner.organizationId;
-    await request(api.url)
+    await request(h.api.url)
       .post('/v1/webhook_endpoints')
       .set('Authorization', partner.authorization)
       .send({ url: `${receiver.url}/hooks`, events: ['swap.status_changed'] })
       .expect(201);
-    const transactions = await createSandboxTransactions(sandbox, SWAPS);
-    await seedSwaps(db, transactions, { organizationId });
+    const transactions = await createSandboxTransactions(h.sandbox, SWAPS);
+    await seedSwaps(h.db, transactions, { organizationId });
     for (const id of transactions) {
-      await sandbox.control.forceStatus(id, 'confirming');
+      await h.sandbox.control.forceStatus(id, 'confirming');
     }
   }, 120_000);
 
   afterAll(async () => {
     await Promise.all(pollers.map((poller) => poller.stop('SIGKILL')));
-    await db.destroy();
-    await api.close();
-    await receiver.close();
-    await sandbox.close();
+    await receiver?.close();
+    await h?.close();
   });
 
   async function count(sql: string, values: unknown[] = [organizationId]): Promise<number> {
-    const [row] = await db.query<{ count: number }[]>(sql, values);
+    const [row] = await h.db.query<{ count: number }[]>(sql, values);
     return row.count;
   }
   const confirming = () =>
@@ -86,7 +77,7 @@ describe('Poller: killed between two pages of its listing', () => {
              JOIN events e ON e.id = d.event_id WHERE e.organization_id = $1`);
 
   it('keeps the page it stored whole, and the next poller records each change once', async () => {
-    await sandbox.control.setFault({
+    await h.sandbox.control.setFault({
       method: 'getTransactions',
       mode: 'timeout',
       delayMs: LISTING_DELAY_MS,
@@ -112,7 +103,7 @@ describe('Poller: killed between two pages of its listing', () => {
       100, 100, 100, 100,
     ]);
 
-    await sandbox.control.clearFaults();
+    await h.sandbox.control.clearFaults();
     const next = await spawnService('poller', env({ POLL_INTERVAL_MS: '2000' }));
     pollers.push(next);
     await waitUntil(
@@ -131,7 +122,7 @@ describe('Poller: killed between two pages of its listing', () => {
 
     // Each change once: one history row, one event and one delivery per swap.
     expect([await history(), await events(), await deliveries()]).toEqual([SWAPS, SWAPS, SWAPS]);
-    const perSwap = await db.query<{ swap_id: string; events: number }[]>(
+    const perSwap = await h.db.query<{ swap_id: string; events: number }[]>(
       `SELECT swap_id, count(*)::int AS events FROM events
         WHERE organization_id = $1 GROUP BY swap_id HAVING count(*) <> 1`,
       [organizationId],

@@ -1,16 +1,12 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import { pino } from 'pino';
 import request from 'supertest';
 import { generateAddress } from '#app/chains';
-import { loadApiConfig } from '#app/config';
-import { createApiApp } from '../apps/api/api.bootstrap.js';
-import { testApiEnv } from './support/api.js';
-import { testRedisPrefix, truncateAll } from './support/database.js';
+import { createPartnerOverHttp } from './factories/partners.js';
+import { testRedisPrefix } from './support/database.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { providerKeyPair } from './support/keys.js';
-import { startTestSandbox, TestSandbox } from './support/sandbox.js';
 
 /** Everything the api logs, as text: the test greps it for secrets. */
 class CapturedLog extends Writable {
@@ -30,8 +26,7 @@ const ADMIN_TOKEN = `security-admin-${randomBytes(12).toString('hex')}`;
 const CORS_HEADER = 'access-control-allow-origin';
 
 describe('Security', () => {
-  let sandbox: TestSandbox;
-  let app: NestExpressApplication;
+  let h: Harness;
   let url: string;
   let log: CapturedLog;
   let organizationId: string;
@@ -45,37 +40,26 @@ describe('Security', () => {
   const bearer = (): string => `Bearer ${publicKey}:${secret}`;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox();
     log = new CapturedLog();
-    const config = loadApiConfig(
-      testApiEnv({
-        PROVIDER_URL: sandbox.url,
+    h = await startHarness({
+      // A plain pino without redaction: secrets must never be handed to the logger at all.
+      logger: pino({ level: 'debug' }, log),
+      api: {
         ADMIN_TOKEN,
         REDIS_KEY_PREFIX: `${testRedisPrefix()}sec-${randomBytes(3).toString('hex')}:`,
-      }),
-    );
-    // A plain pino without redaction: secrets must never be handed to the logger at all.
-    app = await createApiApp(config, pino({ level: 'debug' }, log), { shutdownHooks: false });
-    await app.listen(0, '127.0.0.1');
-    url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-
-    const organization = await admin
-      .post('/admin/organizations')
-      .send({ name: 'Secure Wallet', feePercent: '1', status: 'active', providerActivated: true })
-      .expect(201);
-    organizationId = (organization.body as { organization: { id: string } }).organization.id;
-    const issued = await admin
-      .post(`/admin/organizations/${organizationId}/credentials`)
-      .expect(201);
-    ({ publicKey, secret } = (
-      issued.body as { credential: { publicKey: string; secret: string } }
-    ).credential);
+      },
+    });
+    url = h.api.url;
+    // Over the admin API, so its requests are in the log too.
+    ({ organizationId, publicKey, secret } = await createPartnerOverHttp(
+      url,
+      ADMIN_TOKEN,
+      'Secure Wallet',
+    ));
   });
 
   afterAll(async () => {
-    await app.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   describe('logs', () => {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { Response } from 'supertest';
 import { randomBytes } from 'node:crypto';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { pino } from 'pino';
+import { pino, type Logger as Pino } from 'pino';
 import { ApiConfig, loadApiConfig } from '#app/config';
 import { createApiApp } from '../../apps/api/api.bootstrap.js';
 import { testDatabaseUrl, testRedisPrefix, testRedisUrl } from './database.js';
@@ -41,12 +41,16 @@ export function testApiEnv(
   };
 }
 
-/** Starts the real api app on an ephemeral loopback port. */
+/**
+ * Starts the real api app on an ephemeral loopback port; `logger` replaces the quiet default (a
+ * test that reads the api's log lines passes one writing to its own stream).
+ */
 export async function startTestApi(
   overrides: Record<string, string | undefined> = {},
+  logger?: Pino,
 ): Promise<TestApi> {
   const config = loadApiConfig(testApiEnv(overrides));
-  const app = await createApiApp(config, pino({ level: config.logLevel }), {
+  const app = await createApiApp(config, logger ?? pino({ level: config.logLevel }), {
     shutdownHooks: false,
   });
   await app.listen(0, '127.0.0.1');

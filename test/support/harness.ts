@@ -1,4 +1,4 @@
-import { pino } from 'pino';
+import { pino, type Logger as Pino } from 'pino';
 import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import type { DashboardRole } from '#app/accounts';
@@ -26,6 +26,8 @@ export interface HarnessOptions {
   providers?: 'changelly' | 'both';
   /** Environment of the api (and poller) beyond the test defaults and the providers. */
   api?: Record<string, string | undefined>;
+  /** The api's logger, for a suite that reads its log lines (quiet, or `LOG_LEVEL`, by default). */
+  logger?: Pino;
   /** The ready partner's organization and credential (active, fee 1 %, live unless asked). */
   partner?: PartnerOptions;
   /** A real SMTP server in this process that the api mails to (`h.smtp`). */
@@ -97,7 +99,7 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       ...(smtp ? { SMTP_URL: smtp.url } : {}),
       ...options.api,
     };
-    const api = await startTestApi(env);
+    const api = await startTestApi(env, options.logger);
     opened.unshift(api);
     const db = await openTestDataSource();
     opened.unshift({ close: () => db.destroy() });
