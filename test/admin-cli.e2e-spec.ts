@@ -1,7 +1,6 @@
 import { jest } from '@jest/globals';
 import { testApiEnv } from './support/api.js';
 import { admin, CLI_RUN_MS, runCli } from './support/cli.js';
-import { truncateAll } from './support/database.js';
 
 /** The most commands one test below runs (the credential lifecycle). */
 const MOST_COMMANDS_PER_TEST = 8;
@@ -30,10 +29,6 @@ async function adminJson(...args: string[]): Promise<CliOutput> {
 
 describe('Admin CLI (built, against the test database)', () => {
   jest.setTimeout(MOST_COMMANDS_PER_TEST * CLI_RUN_MS);
-
-  beforeAll(async () => {
-    await truncateAll();
-  });
 
   // Several CLI processes in a row, each starting Node and Nest: seconds apiece on a busy machine.
   it('creates an organization, issues, reveals and revokes a credential, and audits it as cli', async () => {

@@ -3,7 +3,6 @@ import request from 'supertest';
 import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
 import { ADMIN_HEADERS, startTestApi, testApiEnv } from './support/api.js';
 import { createDashboardUser, csrfTokenIn } from './support/dashboard.js';
-import { truncateAll } from './support/database.js';
 import { spawnService, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 
@@ -51,7 +50,6 @@ describe('A cold api under a crowd', () => {
   };
 
   beforeAll(async () => {
-    await truncateAll();
     sandbox = await startTestSandbox();
     const env = { PROVIDER_URL: sandbox.url, TEST_PROVIDER_URL: sandbox.url };
     // The data is made by an api of its own, closed before the one under test starts.

@@ -19,7 +19,6 @@ import {
   testDatabaseUrl,
   testRedisPrefix,
   testRedisUrl,
-  truncateAll,
 } from './support/database.js';
 import { SoftAuthenticator } from './support/soft-authenticator.js';
 
@@ -52,7 +51,6 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
   let pending: PendingSignInsService;
 
   beforeAll(async () => {
-    await truncateAll();
     const moduleRef = await Test.createTestingModule({
       imports: [
         CoreModule.forRoot({

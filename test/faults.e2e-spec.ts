@@ -26,7 +26,6 @@ describe('Postgres unreachable', () => {
   let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
     const target = new URL(testDatabaseUrl());
     proxy = await TcpProxy.start(target.hostname, Number(target.port || 5432));
     const viaProxy = new URL(testDatabaseUrl());

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { ADMIN_HEADERS, testApiEnv } from './support/api.js';
-import { openTestDataSource, truncateAll } from './support/database.js';
+import { openTestDataSource } from './support/database.js';
 import { spawnService, spawnServices, type ServiceProcess } from './support/processes.js';
 import {
   createSandboxTransactions,
@@ -22,7 +22,6 @@ describe('Poller: several pollers, leases and a killed poller', () => {
   let transactionIds: string[];
 
   beforeAll(async () => {
-    await truncateAll();
     sandbox = await startTestSandbox({ stepMs: 60_000 });
     db = await openTestDataSource();
     transactionIds = await createSandboxTransactions(sandbox, 560);

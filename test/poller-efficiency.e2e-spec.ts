@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 import { testApiEnv } from './support/api.js';
-import { openTestDataSource, truncateAll } from './support/database.js';
+import { openTestDataSource } from './support/database.js';
 import {
   createSandboxTransactions,
   currentCycle,
@@ -23,7 +23,6 @@ describe('Poller: refreshes per provider call', () => {
   let transactionIds: string[];
 
   beforeAll(async () => {
-    await truncateAll();
     sandbox = await startTestSandbox({ stepMs: 60_000 });
     db = await openTestDataSource();
     transactionIds = await createSandboxTransactions(sandbox, SWAPS);

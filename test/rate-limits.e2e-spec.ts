@@ -37,7 +37,6 @@ describe('Rate limits', () => {
   let second: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
     sandbox = await startTestSandbox();
     api = await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_KEY_PREFIX: freshPrefix() });
     first = await createPartner(api.app);

@@ -31,7 +31,6 @@ import {
   testDatabaseUrl,
   testRedisPrefix,
   testRedisUrl,
-  truncateAll,
 } from './support/database.js';
 import { analyzedPlan, lastStatement, planNodes, type PlanNode } from './support/plans.js';
 
@@ -107,7 +106,6 @@ describe('Reads on large tables', () => {
   }
 
   beforeAll(async () => {
-    await truncateAll();
     moduleRef = await Test.createTestingModule({
       imports: [
         CoreModule.forRoot({

@@ -10,7 +10,7 @@ import {
   TEST_ENCRYPTION_KEY,
   type TestApi,
 } from './support/api.js';
-import { openTestDataSource, truncateAll } from './support/database.js';
+import { openTestDataSource } from './support/database.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
 /** A secret sealed as the previous release did: one key for every purpose, no row bound. */
@@ -41,7 +41,6 @@ describe('Sealed secrets of the former scheme', () => {
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    await truncateAll();
     db = await openTestDataSource();
     receiver = new WebhookReceiver();
     await receiver.start();

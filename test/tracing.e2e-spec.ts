@@ -3,7 +3,6 @@ import request from 'supertest';
 import { generateAddress } from '#app/chains';
 import { createPartnerOverHttp, type TestPartner } from './factories/partners.js';
 import { TEST_ADMIN_TOKEN, TEST_ENCRYPTION_KEY, testApiEnv } from './support/api.js';
-import { truncateAll } from './support/database.js';
 import { providerKeyPair } from './support/keys.js';
 import { OtlpReceiver, type ReceivedSpan } from './support/otlp-receiver.js';
 import { spawnService, type ServiceProcess } from './support/processes.js';
@@ -48,7 +47,6 @@ describe('Tracing: one trace per request and per poller round, exported over OTL
   const secrets: string[] = [];
 
   beforeAll(async () => {
-    await truncateAll();
     await receiver.start();
     await webhooks.start();
     sandbox = await startTestSandbox({ stepMs: 60_000 });
