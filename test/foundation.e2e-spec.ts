@@ -10,8 +10,9 @@ import request from 'supertest';
 import { DEFAULT_HTTP_SERVER } from '#app/config';
 import { configureHttpApp } from '#app/http';
 import { PinoNestLogger } from '#app/logging';
-import { startTestApi, testApiEnv, TestApi } from './support/api.js';
+import { testApiEnv } from './support/api.js';
 import { adminDatabaseUrl } from './support/database.js';
+import { startHarness, type Harness } from './support/harness.js';
 
 const ENVELOPE_KEYS = ['code', 'message', 'param', 'retry_after_ms', 'type', 'upstream_code'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -27,35 +28,35 @@ function expectEnvelope(
 }
 
 describe('Foundation (api over HTTP)', () => {
-  let api: TestApi;
+  let h: Harness;
 
   beforeAll(async () => {
-    api = await startTestApi();
+    h = await startHarness();
   });
 
   afterAll(async () => {
-    await api.close();
+    await h?.close();
   });
 
   it('GET /health answers the flat Health object with the documented types', async () => {
-    const res = await request(api.url).get('/health').expect(200);
+    const res = await request(h.api.url).get('/health').expect(200);
     expect(Object.keys(res.body).sort()).toEqual(['db', 'env', 'latency_ms', 'ok', 'version']);
     expect(res.body).toMatchObject({ ok: true, db: 'up', env: 'test', version: '1.0.0' });
     expect(typeof res.body.latency_ms).toBe('number');
   });
 
   it('GET /ready answers 200 with every check up', async () => {
-    const res = await request(api.url).get('/ready').expect(200);
+    const res = await request(h.api.url).get('/ready').expect(200);
     expect(res.body).toEqual({ ok: true, checks: { db: 'up', redis: 'up' } });
   });
 
   it('answers an unknown route with a 404 envelope', async () => {
-    const res = await request(api.url).get('/v1/nothing-here').expect(404);
+    const res = await request(h.api.url).get('/v1/nothing-here').expect(404);
     expectEnvelope(res.body, 'not_found', 'not_found');
   });
 
   it('answers malformed JSON with 400 invalid_json', async () => {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .post('/v1/quotes')
       .set('Content-Type', 'application/json')
       .send('{"from": "btc",')
@@ -64,7 +65,7 @@ describe('Foundation (api over HTTP)', () => {
   });
 
   it('answers a body over 64 KiB with 413 payload_too_large', async () => {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .post('/v1/quotes')
       .set('Content-Type', 'application/json')
       .send(JSON.stringify({ pad: 'x'.repeat(65 * 1024) }))
@@ -73,7 +74,7 @@ describe('Foundation (api over HTTP)', () => {
   });
 
   it('answers a POST without a JSON content type with 415', async () => {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .post('/v1/quotes')
       .set('Content-Type', 'text/plain')
       .send('from=btc')
@@ -82,12 +83,12 @@ describe('Foundation (api over HTTP)', () => {
   });
 
   it('generates an X-Request-Id when none is sent', async () => {
-    const res = await request(api.url).get('/health').expect(200);
+    const res = await request(h.api.url).get('/health').expect(200);
     expect(res.headers['x-request-id']).toMatch(UUID);
   });
 
   it('echoes a safe incoming X-Request-Id, on errors too', async () => {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .get('/nope')
       .set('X-Request-Id', 'partner-req.42_a')
       .expect(404);
@@ -95,7 +96,7 @@ describe('Foundation (api over HTTP)', () => {
   });
 
   it('replaces an unsafe incoming X-Request-Id', async () => {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .get('/health')
       .set('X-Request-Id', 'bad id<script>')
       .expect(200);
@@ -103,7 +104,7 @@ describe('Foundation (api over HTTP)', () => {
   });
 
   it('answers requests the HTTP parser rejects with the envelope too', async () => {
-    const { port } = new URL(api.url);
+    const { port } = new URL(h.api.url);
     const raw = async (payload: string): Promise<string> => {
       const socket = connect(Number(port), '127.0.0.1');
       let answer = '';
@@ -123,27 +124,27 @@ describe('Foundation (api over HTTP)', () => {
   });
 
   it('sends security headers and no X-Powered-By', async () => {
-    const res = await request(api.url).get('/health').expect(200);
+    const res = await request(h.api.url).get('/health').expect(200);
     expect(res.headers['x-powered-by']).toBeUndefined();
     expect(res.headers['x-content-type-options']).toBe('nosniff');
   });
 });
 
 describe('Readiness with Redis down', () => {
-  let api: TestApi;
+  let h: Harness;
 
   beforeAll(async () => {
-    api = await startTestApi({ REDIS_URL: 'redis://127.0.0.1:1' });
+    h = await startHarness({ api: { REDIS_URL: 'redis://127.0.0.1:1' } });
   });
 
   afterAll(async () => {
-    await api.close();
+    await h?.close();
   });
 
   it('answers /ready 503 naming redis while /health stays 200', async () => {
-    const res = await request(api.url).get('/ready').expect(503);
+    const res = await request(h.api.url).get('/ready').expect(503);
     expect(res.body).toEqual({ ok: false, checks: { db: 'up', redis: 'down' } });
-    await request(api.url).get('/health').expect(200);
+    await request(h.api.url).get('/health').expect(200);
   });
 });
 

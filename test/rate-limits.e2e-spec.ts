@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import request, { type Response } from 'supertest';
 import { generateAddress } from '#app/chains';
-import { createPartner, createPartnerOverHttp, TestPartner } from './factories/partners.js';
+import { createPartnerOverHttp, TestPartner } from './factories/partners.js';
 import {
   honouringRetryAfter,
   startTestApi,
@@ -10,9 +10,10 @@ import {
   TestApi,
 } from './support/api.js';
 import { testRedisPrefix, truncateAll } from './support/database.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { spawnService, spawnServices, type ServiceProcess } from './support/processes.js';
 import { providerKeyPair } from './support/keys.js';
-import { SandboxControl, startTestSandbox, TestSandbox } from './support/sandbox.js';
+import { SandboxControl } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 
 const HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'];
@@ -31,27 +32,24 @@ function expectRateLimitHeaders(headers: Record<string, string>): void {
 }
 
 describe('Rate limits', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
+  let h: Harness;
   let first: TestPartner;
   let second: TestPartner;
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    api = await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_KEY_PREFIX: freshPrefix() });
-    first = await createPartner(api.app);
-    second = await createPartner(api.app);
+    h = await startHarness({ api: { REDIS_KEY_PREFIX: freshPrefix() } });
+    first = h.partner;
+    second = await h.newPartner();
   });
 
   afterAll(async () => {
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   it('limits one credential to 30/s without touching another credential', async () => {
     const burst = (who: TestPartner, n: number) =>
       Array.from({ length: n }, () =>
-        request(api.url).get('/v1/currencies?lite=true').set('Authorization', who.authorization),
+        request(h.api.url).get('/v1/currencies?lite=true').set('Authorization', who.authorization),
       );
     // Waves of 10 until the limit answers: a slow machine sends for longer, never too little.
     const untilLimited = async () => {
@@ -85,26 +83,26 @@ describe('Rate limits', () => {
 
   it('sends the headers on successes and on client errors', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const ok = await request(api.url)
+    const ok = await request(h.api.url)
       .get('/v1/currencies')
       .set('Authorization', second.authorization)
       .expect(200);
     expectRateLimitHeaders(ok.headers);
-    const bad = await request(api.url)
+    const bad = await request(h.api.url)
       .get('/v1/pairs?from=btc')
       .set('Authorization', second.authorization)
       .expect(400);
     expectRateLimitHeaders(bad.headers);
-    const unauthenticated = await request(api.url).get('/v1/currencies').expect(401);
+    const unauthenticated = await request(h.api.url).get('/v1/currencies').expect(401);
     expectRateLimitHeaders(unauthenticated.headers);
-    const wrongType = await request(api.url)
+    const wrongType = await request(h.api.url)
       .post('/v1/quotes')
       .set('Authorization', second.authorization)
       .set('Content-Type', 'text/plain')
       .send('from=btc')
       .expect(415);
     expectRateLimitHeaders(wrongType.headers);
-    const unknownRoute = await request(api.url)
+    const unknownRoute = await request(h.api.url)
       .get('/v1/swaps/a/b')
       .set('Authorization', second.authorization)
       .expect(404);
@@ -113,11 +111,11 @@ describe('Rate limits', () => {
 
   it('never meters /health and /ready', async () => {
     const answers = await Promise.all(
-      Array.from({ length: 60 }, () => request(api.url).get('/health')),
+      Array.from({ length: 60 }, () => request(h.api.url).get('/health')),
     );
     expect(answers.map((r) => r.status)).toEqual(Array(60).fill(200));
     expect(answers[0].headers['ratelimit-limit']).toBeUndefined();
-    const ready = await request(api.url).get('/ready').expect(200);
+    const ready = await request(h.api.url).get('/ready').expect(200);
     expect(ready.headers['ratelimit-limit']).toBeUndefined();
   });
 });
@@ -138,34 +136,34 @@ async function burstsUntilLimited(send: () => Promise<Response>, boundMs = 60_00
 }
 
 describe('Per-IP limits', () => {
-  let api: TestApi;
+  let h: Harness;
 
   beforeAll(async () => {
-    api = await startTestApi({ REDIS_KEY_PREFIX: freshPrefix() });
+    h = await startHarness({ api: { REDIS_KEY_PREFIX: freshPrefix() } });
   });
 
   afterAll(async () => {
-    await api.close();
+    await h?.close();
   });
 
   it('counts each top-level path separately: /admin exhausted, /v1 still open', async () => {
     const admin = await burstsUntilLimited(() =>
-      request(api.url).get('/admin/organizations').set('Authorization', 'Bearer wrong-token'),
+      request(h.api.url).get('/admin/organizations').set('Authorization', 'Bearer wrong-token'),
     );
     const limited = admin.filter((r) => r.status === 429);
     expect(limited.length).toBeGreaterThan(0);
     expect(limited[0].headers['ratelimit-policy']).toBe('120;w=1');
-    const v1 = await request(api.url).get('/v1/currencies');
+    const v1 = await request(h.api.url).get('/v1/currencies');
     expect(v1.status).toBe(401);
     expect(v1.headers['ratelimit-policy']).toBe('120;w=1');
   }, 90_000);
 
   it('meters /docs and its 1.6 MB script bundle per IP, in a bucket of their own', async () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
-    const page = await request(api.url).get('/docs').expect(200);
+    const page = await request(h.api.url).get('/docs').expect(200);
     // HEAD spares the test the 1.6 MB; it is counted like the GET.
-    const bundle = await request(api.url).head('/docs/assets/swagger-ui-bundle.js').expect(200);
-    const script = await request(api.url).get('/docs/assets/docs.js').expect(200);
+    const bundle = await request(h.api.url).head('/docs/assets/swagger-ui-bundle.js').expect(200);
+    const script = await request(h.api.url).get('/docs/assets/docs.js').expect(200);
     const remaining = [page, bundle, script].map((r) => Number(r.headers['ratelimit-remaining']));
     for (const res of [page, bundle, script]) {
       expect(res.headers['ratelimit-policy']).toBe('120;w=1');
@@ -173,7 +171,7 @@ describe('Per-IP limits', () => {
     // One bucket for every /docs path, counting down; /v1's is another.
     expect(remaining[1]).toBeLessThan(remaining[0]);
     expect(remaining[2]).toBeLessThan(remaining[1]);
-    const v1 = await request(api.url).get('/v1/currencies');
+    const v1 = await request(h.api.url).get('/v1/currencies');
     expect(Number(v1.headers['ratelimit-remaining'])).toBeGreaterThan(remaining[2]);
   });
 
@@ -181,7 +179,7 @@ describe('Per-IP limits', () => {
     await new Promise((resolve) => setTimeout(resolve, 1100));
     const bogus = `Bearer pk_live_${'a'.repeat(32)}:sk_live_${'b'.repeat(48)}`;
     const answers = await burstsUntilLimited(() =>
-      request(api.url).get('/v1/currencies').set('Authorization', bogus),
+      request(h.api.url).get('/v1/currencies').set('Authorization', bogus),
     );
     const statuses = new Set(answers.map((r) => r.status));
     expect(statuses).toEqual(new Set([401, 429]));
@@ -190,17 +188,14 @@ describe('Per-IP limits', () => {
 });
 
 describe('Routes are matched exactly', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
+  let h: Harness;
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    api = await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_KEY_PREFIX: freshPrefix() });
+    h = await startHarness({ api: { REDIS_KEY_PREFIX: freshPrefix() } });
   });
 
   afterAll(async () => {
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   it.each([
@@ -214,7 +209,7 @@ describe('Routes are matched exactly', () => {
   ])(
     'answers %s %s with 404: a spelling never reaches a route past its limits',
     async (method, path) => {
-      const res = await request(api.url)
+      const res = await request(h.api.url)
         [method.toLowerCase() as 'get'](path)
         .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
         .expect(404);
@@ -225,24 +220,21 @@ describe('Routes are matched exactly', () => {
 });
 
 describe('Public quote limit', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
+  let h: Harness;
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    api = await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_KEY_PREFIX: freshPrefix() });
+    h = await startHarness({ api: { REDIS_KEY_PREFIX: freshPrefix() } });
   });
 
   afterAll(async () => {
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   it('answers the 61st request within a minute with 429 and Retry-After', async () => {
     const statuses: number[] = [];
     let last: request.Response | undefined;
     for (let i = 0; i < 61; i += 1) {
-      last = await request(api.url).get('/v1/public/quote?from=btc&to=eth');
+      last = await request(h.api.url).get('/v1/public/quote?from=btc&to=eth');
       statuses.push(last.status);
     }
     expect(statuses.slice(0, 60)).toEqual(Array(60).fill(200));
@@ -335,24 +327,21 @@ describe('Shared upstream cap', () => {
 });
 
 describe('Upstream budget shared fairly between organizations', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
+  let h: Harness;
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox();
-    api = await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_KEY_PREFIX: freshPrefix() });
+    h = await startHarness({ api: { REDIS_KEY_PREFIX: freshPrefix() } });
   });
 
   afterAll(async () => {
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   it("answers another partner's quote at once while one partner bursts", async () => {
-    const bursting = await createPartner(api.app);
-    const other = await createPartner(api.app);
+    const bursting = await h.newPartner();
+    const other = await h.newPartner();
     const quote = (who: TestPartner) =>
-      request(api.url)
+      request(h.api.url)
         .post('/v1/quotes')
         .set('Authorization', who.authorization)
         .send({ from: 'btc', to: 'eth', amountFrom: '0.1' });
@@ -371,23 +360,24 @@ describe('Upstream budget shared fairly between organizations', () => {
 });
 
 describe('Redis unavailable', () => {
-  let sandbox: TestSandbox;
-  let healthy: TestApi;
+  let h: Harness;
   let degraded: TestApi;
   let partner: TestPartner;
 
   beforeAll(async () => {
     await truncateAll();
-    sandbox = await startTestSandbox();
-    healthy = await startTestApi({ PROVIDER_URL: sandbox.url });
-    degraded = await startTestApi({ PROVIDER_URL: sandbox.url, REDIS_URL: 'redis://127.0.0.1:1' });
-    partner = await createPartner(healthy.app);
+    // The harness's api (Redis up) makes the partner; the degraded one serves it.
+    h = await startHarness();
+    degraded = await startTestApi({
+      PROVIDER_URL: h.sandbox.url,
+      REDIS_URL: 'redis://127.0.0.1:1',
+    });
+    partner = h.partner;
   });
 
   afterAll(async () => {
-    await degraded.close();
-    await healthy.close();
-    await sandbox.close();
+    await degraded?.close();
+    await h?.close();
   });
 
   it('keeps serving under per-process limits and reports redis down on /ready', async () => {
