@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import request from 'supertest';
-import { createPartner, createPartnerOverHttp, TestPartner } from './factories/partners.js';
-import { startTestApi, TEST_ADMIN_TOKEN, testApiEnv, TestApi } from './support/api.js';
+import { createPartnerOverHttp, TestPartner } from './factories/partners.js';
+import { TEST_ADMIN_TOKEN, testApiEnv } from './support/api.js';
 import { openTestDataSource, testDatabaseUrl, truncateAll } from './support/database.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { spawnService, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, TestSandbox } from './support/sandbox.js';
 import { TcpProxy } from './support/tcp-proxy.js';
@@ -22,7 +23,7 @@ function answers200(url: string): () => Promise<boolean> {
 
 describe('Postgres unreachable', () => {
   let proxy: TcpProxy;
-  let api: TestApi;
+  let h: Harness;
   let partner: TestPartner;
 
   beforeAll(async () => {
@@ -30,31 +31,34 @@ describe('Postgres unreachable', () => {
     proxy = await TcpProxy.start(target.hostname, Number(target.port || 5432));
     const viaProxy = new URL(testDatabaseUrl());
     viaProxy.host = `127.0.0.1:${proxy.port}`;
-    api = await startTestApi({ DATABASE_URL: viaProxy.toString() });
-    partner = await createPartner(api.app);
+    h = await startHarness({ api: { DATABASE_URL: viaProxy.toString() } });
+    partner = h.partner;
   });
 
   afterAll(async () => {
-    await api.close();
-    await proxy.close();
+    await h?.close();
+    await proxy?.close();
   });
 
   it('answers 503 envelopes while it is down and recovers without a restart', async () => {
-    await request(api.url).get('/v1/swaps').set('Authorization', partner.authorization).expect(200);
+    await request(h.api.url)
+      .get('/v1/swaps')
+      .set('Authorization', partner.authorization)
+      .expect(200);
     proxy.cut();
 
-    const ready = await request(api.url).get('/ready').expect(503);
+    const ready = await request(h.api.url).get('/ready').expect(503);
     expect(ready.body).toEqual({ ok: false, checks: { db: 'down', redis: 'up' } });
-    const health = await request(api.url).get('/health').expect(200);
+    const health = await request(h.api.url).get('/health').expect(200);
     expect(health.body).toMatchObject({ ok: false, db: 'down' });
 
-    const read = await request(api.url)
+    const read = await request(h.api.url)
       .get('/v1/swaps')
       .set('Authorization', partner.authorization)
       .expect(503);
     expect(read.body.error).toMatchObject({ type: 'internal_error', code: 'internal' });
     expect(JSON.stringify(read.body)).not.toMatch(/ECONN|SELECT|postgres/i);
-    const write = await request(api.url)
+    const write = await request(h.api.url)
       .post('/v1/swaps')
       .set('Authorization', partner.authorization)
       .set('Idempotency-Key', randomUUID())
@@ -70,11 +74,14 @@ describe('Postgres unreachable', () => {
     proxy.restore();
     await waitUntil(
       'readiness after Postgres returns',
-      answers200(`${api.url}/ready`),
+      answers200(`${h.api.url}/ready`),
       10_000,
       200,
     );
-    await request(api.url).get('/v1/swaps').set('Authorization', partner.authorization).expect(200);
+    await request(h.api.url)
+      .get('/v1/swaps')
+      .set('Authorization', partner.authorization)
+      .expect(200);
   });
 });
 
@@ -125,7 +132,7 @@ describe('SIGTERM on the api', () => {
 describe('Postgres out of connections (SQLSTATE 53300)', () => {
   const role = `swap_limited_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   let admin: DataSource;
-  let api: TestApi;
+  let h: Harness;
   let partner: TestPartner;
 
   beforeAll(async () => {
@@ -138,12 +145,12 @@ describe('Postgres out of connections (SQLSTATE 53300)', () => {
     await admin.query(`GRANT ALL ON ALL SEQUENCES IN SCHEMA public TO ${role}`);
     const url = new URL(testDatabaseUrl());
     url.username = role;
-    api = await startTestApi({ DATABASE_URL: url.toString() });
-    partner = await createPartner(api.app);
+    h = await startHarness({ api: { DATABASE_URL: url.toString() } });
+    partner = h.partner;
   });
 
   afterAll(async () => {
-    await api.close();
+    await h?.close();
     await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1`, [
       role,
     ]);
@@ -153,7 +160,10 @@ describe('Postgres out of connections (SQLSTATE 53300)', () => {
   });
 
   it('answers a retryable 503 envelope, not 500, while new connections are refused', async () => {
-    await request(api.url).get('/v1/swaps').set('Authorization', partner.authorization).expect(200);
+    await request(h.api.url)
+      .get('/v1/swaps')
+      .set('Authorization', partner.authorization)
+      .expect(200);
     const [{ open }] = await admin.query<{ open: number }[]>(
       `SELECT count(*)::int AS open FROM pg_stat_activity WHERE usename = $1`,
       [role],
@@ -168,7 +178,7 @@ describe('Postgres out of connections (SQLSTATE 53300)', () => {
     let answered = 0;
     const burst = Promise.all(
       Array.from({ length: 24 }, () =>
-        request(api.url)
+        request(h.api.url)
           .get('/v1/swaps?limit=100')
           .set('Authorization', partner.authorization)
           .then((res) => {
@@ -195,6 +205,9 @@ describe('Postgres out of connections (SQLSTATE 53300)', () => {
       expect(JSON.stringify(res.body)).not.toMatch(/53300|too many|role|postgres/i);
     }
     await admin.query(`ALTER ROLE ${role} CONNECTION LIMIT -1`);
-    await request(api.url).get('/v1/swaps').set('Authorization', partner.authorization).expect(200);
+    await request(h.api.url)
+      .get('/v1/swaps')
+      .set('Authorization', partner.authorization)
+      .expect(200);
   });
 });
