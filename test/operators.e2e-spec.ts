@@ -9,7 +9,7 @@ import { loadPollerConfig } from '#app/config';
 import type { ProviderView } from '#app/provider-control';
 import { KEY_VALUE_STORE, type KeyValueStore } from '#app/redis';
 import { startPoller, type PollerProcess } from '../apps/poller/poller.bootstrap.js';
-import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
+import { issueCredential, type TestPartner } from './factories/partners.js';
 import { testApiEnv, TEST_ADMIN_TOKEN } from './support/api.js';
 import { admin, CLI_RUN_MS } from './support/cli.js';
 import { startHarness, type Harness } from './support/harness.js';
@@ -219,7 +219,7 @@ describe("Operators' view of routing", () => {
 
   describe('GET /admin/swaps/{id}', () => {
     it("shows any organization's swap with every partner field, its provider, transaction id and organization", async () => {
-      const other = await createPartner(harness.api.app);
+      const other = await harness.newPartner();
       const swap = await createSwap(other);
       const [row] = await harness.db.query<{ provider_transaction_id: string }[]>(
         'SELECT provider_transaction_id FROM swaps WHERE id = $1',
