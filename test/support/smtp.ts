@@ -56,7 +56,7 @@ export async function startTestSmtp(): Promise<TestSmtp> {
   return {
     url: `smtp://127.0.0.1:${port}`,
     mails,
-    async waitFor(to, subject, timeoutMs = 10_000) {
+    async waitFor(to, subject, timeoutMs = 30_000) {
       const find = () =>
         mails.find(
           (mail) => mail.to.includes(to.toLowerCase()) && (!subject || subject.test(mail.subject)),
