@@ -10,7 +10,11 @@ import {
 } from '#app/redis';
 import { AppError, ErrorCode } from '#app/errors';
 import { UpstreamBudget } from './upstream-budget.js';
-import type { UpstreamSlotsRepository } from './upstream-slots.repository.js';
+import type {
+  PostgresSlotOptions,
+  PostgresSlotReservation,
+  UpstreamSlotsRepository,
+} from './upstream-slots.repository.js';
 
 /** The shared store, able to fail like a Redis that is down. */
 class FlakyStore extends MemoryStore {
@@ -35,21 +39,29 @@ class ReplicaRedis extends RedisStore {
   }
 }
 
-/** Postgres as the fallback coordinator: the same rule over its own slots. */
+/** Postgres as the fallback coordinator: the same rules over its own slots. */
 class FakeSlots {
   readonly coordinator = new MemoryStore();
   reservations = 0;
   down = false;
-  reserve(
+  async reserve(
     key: string,
     spacingMs: number,
     maxWaitMs: number,
-    notBeforeMs = 0,
-  ): Promise<SlotReservation> {
+    { notBeforeMs = 0, reopen = false }: PostgresSlotOptions = {},
+  ): Promise<PostgresSlotReservation> {
     this.reservations += 1;
-    return this.down
-      ? Promise.reject(new Error('Connection terminated'))
-      : this.coordinator.reserveSlot(key, spacingMs, maxWaitMs, { notBeforeMs });
+    if (this.down) {
+      throw new Error('Connection terminated');
+    }
+    if (reopen) {
+      await this.coordinator.del(`${key}:handover`);
+    }
+    const handoverAt = await this.coordinator.get(`${key}:handover`);
+    if (handoverAt !== null && Number(handoverAt) <= Date.now()) {
+      return { granted: false, waitMs: 0, handedOver: true };
+    }
+    return this.coordinator.reserveSlot(key, spacingMs, maxWaitMs, { notBeforeMs });
   }
   async horizon(key: string): Promise<number> {
     if (this.down) {
@@ -57,14 +69,13 @@ class FakeSlots {
     }
     return Math.max(0, Number((await this.coordinator.get(key)) ?? '0') - Date.now());
   }
-  async beginHandover(key: string, handoverMs: number): Promise<number> {
+  async beginHandover(key: string, leadMs: number): Promise<number> {
     if (this.down) {
       throw new Error('Connection terminated');
     }
     const now = Date.now();
-    const at = Number((await this.coordinator.get(key)) ?? '0');
-    const until = at > now - handoverMs ? at : now + handoverMs;
-    await this.coordinator.set(key, String(until), 60_000);
+    const until = Number((await this.coordinator.get(`${key}:handover`)) ?? now + leadMs);
+    await this.coordinator.set(`${key}:handover`, String(until), 120_000);
     return until - now;
   }
 }
@@ -262,6 +273,43 @@ describe(UpstreamBudget.name, () => {
     expect({ worst, withinCap: withinCap(times) }).toEqual({ worst, withinCap: true });
     expect(times.length).toBeGreaterThanOrEqual(30);
   }, 30_000);
+
+  it('gives no slot on Postgres to a replica that has not found the store by the handover moment', async () => {
+    const prefix = `test:budget:${randomBytes(4).toString('hex')}:`;
+    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+    const replicas = [new ReplicaRedis(redisUrl, prefix), new ReplicaRedis(redisUrl, prefix)];
+    const [back, behind] = replicas.map(
+      (redis) => new UpstreamBudget('live', redis, slots as unknown as UpstreamSlotsRepository),
+    );
+    try {
+      for (const redis of replicas) {
+        redis.down = true;
+      }
+      await Promise.all([back.acquire('partner'), behind.acquire('partner')]);
+      replicas[0].down = false;
+      // The first replica finds the store and sets the handover moment 5 s ahead; until then both
+      // keep reserving on Postgres.
+      await back.acquire('partner');
+      await behind.acquire('partner');
+      await new Promise((resolve) => setTimeout(resolve, 5200));
+
+      await back.acquire('partner');
+      const behindAnswer = await behind.acquire('partner').then(
+        () => 'granted',
+        (error: unknown) => (error instanceof AppError ? error.code : String(error)),
+      );
+      replicas[1].down = false;
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const backOnTheStore = await behind.acquire('partner').then(() => 'granted');
+
+      expect({ behindAnswer, backOnTheStore }).toEqual({
+        behindAnswer: 'upstream_rate_limited',
+        backOnTheStore: 'granted',
+      });
+    } finally {
+      await Promise.all(replicas.map((redis) => redis.close()));
+    }
+  }, 20_000);
 
   it("shares one organization's held slots across replicas through the store", async () => {
     const other = budget();

@@ -3,7 +3,10 @@ import { Logger } from '@nestjs/common';
 import { AppError, ErrorCode } from '#app/errors';
 import { PARTNER_MAX_GATE_WAIT_MS, waitsForBudget } from './upstream-gate.js';
 import { MemoryStore, type KeyValueStore, type SlotReservation } from '#app/redis';
-import type { UpstreamSlotsRepository } from './upstream-slots.repository.js';
+import type {
+  PostgresSlotReservation,
+  UpstreamSlotsRepository,
+} from './upstream-slots.repository.js';
 
 /** Who asks for upstream capacity: partner requests wait briefly; background work yields. */
 export type UpstreamPriority = 'partner' | 'background';
@@ -133,8 +136,9 @@ export class UpstreamBudget {
       });
       if (!slot.granted) {
         held?.release();
-        if (slot.shareFull && now < deadline) {
-          // The organization holds its share across replicas: wait for one of those to start.
+        if ((slot.shareFull === true || slot.handedOver === true) && now < deadline) {
+          // The organization holds its share across replicas, or the replicas are moving back to
+          // the store: wait for one of those slots to start, or try the store.
           await sleep(Math.max(1, Math.min(slot.waitMs, HELD_POLL_MS)));
           continue;
         }
@@ -181,7 +185,7 @@ export class UpstreamBudget {
     spacingMs: number,
     maxWaitMs: number,
     organizationId?: string,
-  ): Promise<SlotReservation> {
+  ): Promise<PostgresSlotReservation> {
     if (this.coordinator !== 'postgres' || (await this.storeTakesOver(key))) {
       try {
         return await this.reserveInStore(key, spacingMs, maxWaitMs, organizationId);
@@ -191,8 +195,16 @@ export class UpstreamBudget {
     }
     try {
       const notBeforeMs = await this.horizonOutside('postgres', key);
-      const slot = await this.slots.reserve(key, spacingMs, maxWaitMs, notBeforeMs);
+      const slot = await this.slots.reserve(key, spacingMs, maxWaitMs, {
+        notBeforeMs,
+        reopen: this.coordinator !== 'postgres',
+      });
       this.coordinator = 'postgres';
+      if (slot.handedOver === true) {
+        // The others are back on the store: this process asks it again on its next try.
+        this.handoverUntil = 0;
+        this.storeDownAt = Number.NEGATIVE_INFINITY;
+      }
       return slot;
     } catch (error: unknown) {
       this.fellBack('local', error);
@@ -220,7 +232,7 @@ export class UpstreamBudget {
       this.storeDownAt = performance.now();
       return false;
     }
-    const waitMs = await this.slots.beginHandover(`${key}:handover`, HANDOVER_MS).catch(() => 0);
+    const waitMs = await this.slots.beginHandover(key, HANDOVER_MS).catch(() => 0);
     this.handoverUntil = performance.now() + waitMs;
     return waitMs <= 0;
   }

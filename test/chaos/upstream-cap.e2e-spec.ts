@@ -55,4 +55,26 @@ describe('Upstream cap with Redis down', () => {
     // two busy loops; half the cap over the run is the bound any machine meets.
     expect(grants.length).toBeGreaterThanOrEqual(20);
   }, 30_000);
+
+  it('grants nothing on Postgres from the handover moment until a replica that lost the store reopens it', async () => {
+    const slots = new UpstreamSlotsRepository(dataSources[0]);
+    const key = `upstream:chaos-${randomBytes(4).toString('hex')}`;
+    const before = await slots.reserve(key, 110, 2500);
+    const leadMs = await slots.beginHandover(key, 300);
+    // A second replica finding the store later gets the same moment.
+    const sameMoment = await slots.beginHandover(key, 300);
+    await new Promise((resolve) => setTimeout(resolve, leadMs + 50));
+    const after = await slots.reserve(key, 110, 2500);
+    const joinsAtOnce = await slots.beginHandover(key, 300);
+    const reopened = await slots.reserve(key, 110, 2500, { reopen: true });
+
+    expect({ before, after, reopened }).toEqual({
+      before: { granted: true, waitMs: expect.any(Number) as number },
+      after: { granted: false, waitMs: 0, handedOver: true },
+      reopened: { granted: true, waitMs: expect.any(Number) as number },
+    });
+    expect(leadMs).toBeGreaterThan(200);
+    expect(sameMoment).toBeLessThanOrEqual(leadMs);
+    expect(joinsAtOnce).toBeLessThanOrEqual(0);
+  });
 });
