@@ -2,7 +2,6 @@ import { Get, Inject, Post, Req } from '@nestjs/common';
 import type { Request } from 'express';
 import { dashboardActor, type SignedIn } from '#app/accounts';
 import { modeUsableIn, type OwnerScope } from '#app/domain';
-import { AppError, ErrorCode } from '#app/errors';
 import { CredentialsService, OnboardingService } from '#app/partners';
 import { serviceOrigin } from '../../platform/site/origin.js';
 import type { PageContext } from '../common/dashboard-request.js';
@@ -28,7 +27,8 @@ function testOwner(me: SignedIn): OwnerScope {
 /**
  * "Get started" (docs/decisions.md, "Dashboard: Get started"): whatever the session's mode, it
  * speaks of test mode, where a partner starts; its checklist reads what the organization did.
- * "Create a test key" answers the page with the new secret, once, as "Create key" does.
+ * "Create a test key" answers the page with the new secret, once, as "Create key" does; the
+ * credentials service refuses it where the organization's status allows no test key.
  */
 @DashboardController('get-started')
 export class GetStartedController {
@@ -55,9 +55,6 @@ export class GetStartedController {
     @CurrentUser() me: SignedIn,
     @Req() req: Request,
   ): Promise<FormAnswer> {
-    if (!modeUsableIn(me.organization.status, false)) {
-      throw new AppError(ErrorCode.Forbidden, testKeysBlocked(me));
-    }
     const created = await this.keys.create(testOwner(me), TEST_KEY_NAME, dashboardActor(me.user));
     const view = await this.view(me, req);
     const { publicKey, secret } = created;
