@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Decimal } from 'decimal.js';
 import { DECIMAL_STRING } from '#app/domain';
 import { generateAddress, validateAddress, type Chain } from '#app/chains';
+import type { ProvidersConfig } from '#app/config';
 import { ErrorCode } from '#app/errors';
 import { MemoryStore } from '#app/redis';
 import {
@@ -675,17 +676,19 @@ describe(ChangeNowAdapter.name, () => {
 
   describe(createAdapters.name, () => {
     const gates: UpstreamGates = { forBudget: () => ({ acquire: () => Promise.resolve() }) };
-    const settings = {
-      database: { url: 'postgres://unused', timeoutMs: 1000 },
-      redis: { url: null, keyPrefix: 'x:' },
-      credentialEncryptionKey: randomBytes(32),
+    const config: ProvidersConfig = {
+      providers: ['changenow'],
+      provider: null,
+      testProvider: null,
+      changenow: null,
+      testChangenow: null,
     };
 
     it("builds ChangeNOW's live and test adapters from the settings", async () => {
       const providers = createAdapters(
         'changenow',
         {
-          ...settings,
+          ...config,
           changenow: testChangeNowConfig(sandbox.baseUrl),
           testChangenow: testChangeNowConfig(sandbox.baseUrl),
         },
@@ -700,7 +703,7 @@ describe(ChangeNowAdapter.name, () => {
 
     it('refuses to build a provider the settings do not configure', () => {
       expect(() =>
-        createAdapters('changenow', settings, {
+        createAdapters('changenow', config, {
           cache: new MemoryStore(),
           gates,
           onCall: () => undefined,

@@ -96,7 +96,7 @@ describe('Dashboard reads: swaps, earnings, activity, deliveries', () => {
         CoreModule.forRoot({
           database: { url: testDatabaseUrl(), timeoutMs: 5000 },
           redis: { url: testRedisUrl(), keyPrefix: testRedisPrefix() },
-          credentialEncryptionKey: Buffer.from(TEST_ENCRYPTION_KEY, 'base64'),
+          credentials: { encryptionKey: Buffer.from(TEST_ENCRYPTION_KEY, 'base64') },
         }),
         PartnersModule,
         EventsModule,

@@ -56,7 +56,7 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
         CoreModule.forRoot({
           database: { url: testDatabaseUrl(), timeoutMs: 10_000 },
           redis: { url: testRedisUrl(), keyPrefix: testRedisPrefix() },
-          credentialEncryptionKey: randomBytes(32),
+          credentials: { encryptionKey: randomBytes(32) },
         }),
         DashboardFactorsModule.forRoot({ masterKey: randomBytes(32), clock: () => now }),
       ],

@@ -111,7 +111,7 @@ describe('Reads on large tables', () => {
         CoreModule.forRoot({
           database: { url: testDatabaseUrl(), timeoutMs: 5000 },
           redis: { url: testRedisUrl(), keyPrefix: testRedisPrefix() },
-          credentialEncryptionKey: Buffer.from(TEST_ENCRYPTION_KEY, 'base64'),
+          credentials: { encryptionKey: Buffer.from(TEST_ENCRYPTION_KEY, 'base64') },
         }),
         SwapsDataModule,
         SwapSearchModule,

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import type { ApiConfig } from '#app/config';
+import { sharedNamespaces, type ApiConfig } from '#app/config';
 import { CoreModule } from '#app/core';
 import { EventRecorder, EventsModule as EventsDomainModule } from '#app/events';
 import { HealthModule } from '#app/health';
@@ -23,8 +23,8 @@ import { SiteSettingsModule } from './platform/site/site.settings.js';
 import { WidgetApiModule } from './widget/api/widget-api.module.js';
 
 /**
- * The api: the process's core (configuration, database) and its route modules, each of which
- * imports what it uses. The root binds the webhook outbox to the event recorder.
+ * The api: the process's core (its configuration namespaces, the database) and its route modules,
+ * each of which imports what it uses. The root binds the webhook outbox to the event recorder.
  */
 @Module({})
 export class ApiModule {
@@ -36,7 +36,11 @@ export class ApiModule {
     return {
       module: ApiModule,
       imports: [
-        CoreModule.forRoot({ ...config, upstreamPriority: 'partner' }),
+        CoreModule.forRoot({
+          ...sharedNamespaces(config),
+          upstream: { priority: 'partner' },
+          admin: { token: config.adminToken },
+        }),
         EventsDomainModule,
         WebhooksDataModule,
         MetricsModule,

@@ -17,7 +17,12 @@ export class CliModule {
     return {
       module: CliModule,
       imports: [
-        CoreModule.forRoot(config),
+        CoreModule.forRoot({
+          database: config.database,
+          redis: config.redis,
+          credentials: { encryptionKey: config.credentialEncryptionKey },
+          routing: { providers: config.providers },
+        }),
         PartnersModule,
         AccountsModule,
         WidgetsModule,

@@ -1,6 +1,6 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import type { PollerConfig } from '#app/config';
+import { sharedNamespaces, type PollerConfig } from '#app/config';
 import { CoreModule } from '#app/core';
 import { EventRecorder, EventsModule } from '#app/events';
 import { HealthProbesModule } from '#app/health';
@@ -36,7 +36,7 @@ export class PollerModule {
         ScheduleModule.forRoot(),
         // Provider calls wait for the shared upstream budget at background priority: the poller
         // only takes slots partner traffic leaves free (docs/decisions.md, "The upstream budget").
-        CoreModule.forRoot({ ...config, upstreamPriority: 'background' }),
+        CoreModule.forRoot({ ...sharedNamespaces(config), upstream: { priority: 'background' } }),
         EventsModule,
         WebhooksDataModule,
         SwapsDataModule,

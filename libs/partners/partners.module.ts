@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_SETTINGS, type AppSettings } from '#app/config';
+import { CREDENTIALS_CONFIG, type CredentialsConfig } from '#app/config';
 import { RedisModule } from '#app/redis';
 import { AuditLogRepository } from './audit-log.repository.js';
 import { CredentialAuthenticator } from './credential.authenticator.js';
@@ -20,8 +20,9 @@ import { OnboardingService } from './onboarding.service.js';
   providers: [
     {
       provide: CredentialCipher,
-      useFactory: (settings: AppSettings) => new CredentialCipher(settings.credentialEncryptionKey),
-      inject: [APP_SETTINGS],
+      useFactory: (credentials: CredentialsConfig) =>
+        new CredentialCipher(credentials.encryptionKey),
+      inject: [CREDENTIALS_CONFIG],
     },
     OrganizationsRepository,
     CredentialsRepository,

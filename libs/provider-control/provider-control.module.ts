@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
+import { ROUTING_CONFIG, type RoutingConfig } from '#app/config';
 import { AuditLogRepository, PartnersModule } from '#app/partners';
 import {
   ProviderCircuits,
@@ -20,23 +20,15 @@ import { ProviderControlService } from './provider-control.service.js';
     {
       provide: ProviderControlService,
       useFactory: (
-        settings: AppSettings,
+        routing: RoutingConfig,
         switches: ProviderSwitches,
         circuits: ProviderCircuits,
         stats: ProviderStats,
         history: ProviderStatsRepository,
         audit: AuditLogRepository,
-      ) =>
-        new ProviderControlService(
-          requireSetting(settings, 'providers'),
-          switches,
-          circuits,
-          stats,
-          history,
-          audit,
-        ),
+      ) => new ProviderControlService(routing.providers, switches, circuits, stats, history, audit),
       inject: [
-        APP_SETTINGS,
+        ROUTING_CONFIG,
         ProviderSwitches,
         ProviderCircuits,
         ProviderStats,

@@ -1,4 +1,4 @@
-import { requireSetting, type AppSettings } from '#app/config';
+import type { ProvidersConfig } from '#app/config';
 import type { ProviderName } from '#app/domain';
 import type { UpstreamGates } from '#app/rate-limit';
 import type { KeyValueStore } from '#app/redis';
@@ -21,15 +21,23 @@ export interface AdapterDependencies {
   onCall: (event: UpstreamCallEvent) => void;
 }
 
+/** A provider's live settings; absent, the process stops at boot naming the provider. */
+function configured<T>(name: ProviderName, config: T | null): T {
+  if (config === null) {
+    throw new Error(`this process's providers configuration has no settings for ${name}`);
+  }
+  return config;
+}
+
 /**
- * The live and the test adapter of provider `name` (test only where the settings give it a test
- * endpoint), from the process's settings: a provider the settings do not configure stops the
- * process at boot, naming it. Each provider and mode spends its own budget; caches are kept per
+ * The live and the test adapter of provider `name` (test only where the configuration gives it a
+ * test endpoint), from the process's `PROVIDERS_CONFIG`: a provider it does not configure stops
+ * the process at boot, naming it. Each provider and mode spends its own budget; caches are kept per
  * endpoint in the shared store.
  */
 export function createAdapters(
   name: ProviderName,
-  settings: AppSettings,
+  providers: ProvidersConfig,
   deps: AdapterDependencies,
 ): { live: LiquidityProvider; test: LiquidityProvider | null } {
   const common = (mode: 'live' | 'test') => ({
@@ -39,16 +47,16 @@ export function createAdapters(
   });
   switch (name) {
     case 'changelly': {
-      const test = settings.testProvider;
+      const test = providers.testProvider;
       return {
-        live: new ChangellyAdapter(requireSetting(settings, 'provider'), common('live')),
+        live: new ChangellyAdapter(configured(name, providers.provider), common('live')),
         test: test ? new ChangellyAdapter(test, common('test')) : null,
       };
     }
     case 'changenow': {
-      const test = settings.testChangenow;
+      const test = providers.testChangenow;
       return {
-        live: new ChangeNowAdapter(requireSetting(settings, 'changenow'), common('live')),
+        live: new ChangeNowAdapter(configured(name, providers.changenow), common('live')),
         test: test ? new ChangeNowAdapter(test, common('test')) : null,
       };
     }
@@ -57,14 +65,14 @@ export function createAdapters(
 
 /** The adapters of every provider `PROVIDERS` names, per mode, in its order. */
 export function createProviderFleet(
-  settings: AppSettings,
+  providers: ProvidersConfig,
   deps: AdapterDependencies,
 ): ProviderFleet {
-  const names = requireSetting(settings, 'providers');
+  const names = providers.providers;
   const live = new Map<ProviderName, LiquidityProvider>();
   const test = new Map<ProviderName, LiquidityProvider>();
   for (const name of names) {
-    const adapters = createAdapters(name, settings, deps);
+    const adapters = createAdapters(name, providers, deps);
     live.set(name, adapters.live);
     if (adapters.test) {
       test.set(name, adapters.test);

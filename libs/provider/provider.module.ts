@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_SETTINGS, type AppSettings } from '#app/config';
+import { PROVIDERS_CONFIG, type ProvidersConfig } from '#app/config';
 import { UPSTREAM_GATES, UpstreamGateModule, type UpstreamGates } from '#app/rate-limit';
 import { KEY_VALUE_STORE, RedisModule, type KeyValueStore } from '#app/redis';
 import type { ProviderFleet } from './provider-fleet.js';
@@ -41,12 +41,13 @@ export const PROVIDER_FLEET = Symbol('PROVIDER_FLEET');
     {
       provide: PROVIDER_FLEET,
       useFactory: (
-        settings: AppSettings,
+        providers: ProvidersConfig,
         cache: KeyValueStore,
         gates: UpstreamGates,
         listeners: UpstreamCallListeners,
-      ): ProviderFleet => createProviderFleet(settings, { cache, gates, onCall: listeners.notify }),
-      inject: [APP_SETTINGS, KEY_VALUE_STORE, UPSTREAM_GATES, UpstreamCallListeners],
+      ): ProviderFleet =>
+        createProviderFleet(providers, { cache, gates, onCall: listeners.notify }),
+      inject: [PROVIDERS_CONFIG, KEY_VALUE_STORE, UPSTREAM_GATES, UpstreamCallListeners],
     },
   ],
   exports: [PROVIDER_FLEET, UpstreamCallListeners],

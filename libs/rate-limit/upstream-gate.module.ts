@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
+import { UPSTREAM_CONFIG, type UpstreamConfig } from '#app/config';
 import { requestContext } from '#app/logging';
 import { KEY_VALUE_STORE, RedisModule, type KeyValueStore } from '#app/redis';
 import { RateLimitModule } from './rate-limit.module.js';
@@ -19,11 +19,10 @@ import { UpstreamSlotsRepository } from './upstream-slots.repository.js';
     {
       provide: UPSTREAM_GATES,
       useFactory: (
-        settings: AppSettings,
+        upstream: UpstreamConfig,
         store: KeyValueStore,
         slots: UpstreamSlotsRepository,
       ): UpstreamGates => {
-        const priority = requireSetting(settings, 'upstreamPriority');
         const gates = new Map<string, UpstreamGate>();
         return {
           forBudget: (name, ratePerSecond) => {
@@ -31,7 +30,7 @@ import { UpstreamSlotsRepository } from './upstream-slots.repository.js';
             if (!gate) {
               const budget = new UpstreamBudget(name, store, slots, ratePerSecond);
               gate = {
-                acquire: () => budget.acquire(priority, requestContext.getStore()?.orgId),
+                acquire: () => budget.acquire(upstream.priority, requestContext.getStore()?.orgId),
               };
               gates.set(name, gate);
             }
@@ -39,7 +38,7 @@ import { UpstreamSlotsRepository } from './upstream-slots.repository.js';
           },
         };
       },
-      inject: [APP_SETTINGS, KEY_VALUE_STORE, UpstreamSlotsRepository],
+      inject: [UPSTREAM_CONFIG, KEY_VALUE_STORE, UpstreamSlotsRepository],
     },
   ],
   exports: [UPSTREAM_GATES],

@@ -1,5 +1,5 @@
 import { Inject, Logger, Module, OnApplicationShutdown } from '@nestjs/common';
-import { APP_SETTINGS, type AppSettings } from '#app/config';
+import { REDIS_CONFIG, type RedisConfig } from '#app/config';
 import { KEY_VALUE_STORE, type KeyValueStore } from './key-value.store.js';
 import { MemoryStore } from './memory.store.js';
 import { RedisStore } from './redis.store.js';
@@ -21,15 +21,15 @@ export function createKeyValueStore(options: RedisModuleOptions): KeyValueStore 
 }
 
 /**
- * One shared KeyValueStore per process under `KEY_VALUE_STORE`, from `APP_SETTINGS.redis`. Every
+ * One shared KeyValueStore per process under `KEY_VALUE_STORE`, from `REDIS_CONFIG`. Every
  * module that uses the store imports this one; Nest builds it once per process.
  */
 @Module({
   providers: [
     {
       provide: KEY_VALUE_STORE,
-      useFactory: (settings: AppSettings) => createKeyValueStore(settings.redis),
-      inject: [APP_SETTINGS],
+      useFactory: (redis: RedisConfig) => createKeyValueStore(redis),
+      inject: [REDIS_CONFIG],
     },
   ],
   exports: [KEY_VALUE_STORE],

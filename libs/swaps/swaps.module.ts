@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CatalogueModule } from '#app/catalogue';
-import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
+import { PROVIDERS_CONFIG, type ProvidersConfig } from '#app/config';
 import { EventsModule } from '#app/events';
 import { PartnersModule } from '#app/partners';
 import { QuotesDataModule } from '#app/quotes';
@@ -19,7 +19,7 @@ import { SwapPricing } from './swap-pricing.js';
 import { SwapsDataModule } from './swaps-data.module.js';
 import { UpstreamAttempts } from './upstream-attempts.js';
 
-/** Swap creation, reads and legacy import. The key lock follows `APP_SETTINGS.provider`. */
+/** Swap creation, reads and legacy import. The key lock follows `PROVIDERS_CONFIG`. */
 @Module({
   imports: [
     SwapsDataModule,
@@ -33,13 +33,13 @@ import { UpstreamAttempts } from './upstream-attempts.js';
   providers: [
     {
       provide: SWAP_CREATION_OPTIONS,
-      useFactory: (settings: AppSettings): SwapCreationOptions => ({
+      useFactory: (providers: ProvidersConfig): SwapCreationOptions => ({
         providerTimeoutMs: Math.max(
-          ...[settings.provider, settings.changenow].map((config) => config?.timeoutMs ?? 0),
+          ...[providers.provider, providers.changenow].map((config) => config?.timeoutMs ?? 0),
         ),
-        providers: requireSetting(settings, 'providers').length,
+        providers: providers.providers.length,
       }),
-      inject: [APP_SETTINGS],
+      inject: [PROVIDERS_CONFIG],
     },
     KeyCache,
     KeyReservations,

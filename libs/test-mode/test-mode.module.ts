@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { CatalogueModule } from '#app/catalogue';
-import { APP_SETTINGS, type AppSettings } from '#app/config';
+import { PROVIDERS_CONFIG, type ProvidersConfig } from '#app/config';
 import { SwapRefreshModule } from '#app/polling';
 import { RoutingModule } from '#app/routing';
 import { SwapsDataModule, SwapsModule } from '#app/swaps';
@@ -21,10 +21,10 @@ import { TestHelpersService } from './test-helpers.service.js';
     {
       provide: SANDBOX_CONTROL_OPTIONS,
       // The sandbox serves both providers' test endpoints and one control API beside them.
-      useFactory: (settings: AppSettings): SandboxControlOptions => ({
-        testProvider: settings.testProvider ?? settings.testChangenow ?? null,
+      useFactory: (providers: ProvidersConfig): SandboxControlOptions => ({
+        testProvider: providers.testProvider ?? providers.testChangenow ?? null,
       }),
-      inject: [APP_SETTINGS],
+      inject: [PROVIDERS_CONFIG],
     },
     SandboxControlClient,
     TestHelpersService,

@@ -1,5 +1,5 @@
 import { DynamicModule, Module } from '@nestjs/common';
-import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
+import { WEBHOOK_CONFIG, type WebhookConfig } from '#app/config';
 import { EventsModule } from '#app/events';
 import { PartnersModule } from '#app/partners';
 import { RedisModule } from '#app/redis';
@@ -51,7 +51,7 @@ import { WebhookSecretsResealer } from './webhook-secrets.resealer.js';
 export class WebhooksDataModule {}
 
 /**
- * Partners' endpoint management, for the api; the target rules follow `APP_SETTINGS.webhooks`,
+ * Partners' endpoint management, for the api; the target rules follow `WEBHOOK_CONFIG`,
  * pings in flight are counted in the shared store.
  */
 @Module({
@@ -59,10 +59,10 @@ export class WebhooksDataModule {}
   providers: [
     {
       provide: WEBHOOK_TARGET_POLICY,
-      useFactory: (settings: AppSettings): WebhookTargetPolicy => ({
-        allowPrivateTargets: requireSetting(settings, 'webhooks').allowPrivateTargets,
+      useFactory: (webhooks: WebhookConfig): WebhookTargetPolicy => ({
+        allowPrivateTargets: webhooks.allowPrivateTargets,
       }),
-      inject: [APP_SETTINGS],
+      inject: [WEBHOOK_CONFIG],
     },
     { provide: WEBHOOK_RESOLVER, useValue: resolveWithDns },
     PingListeners,

@@ -1,14 +1,8 @@
-import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Request } from 'express';
+import { ADMIN_CONFIG, InjectConfig, type AdminConfig } from '#app/config';
 import { AppError, ErrorCode } from '#app/errors';
 import { adminBearerMatches } from '#app/input';
-
-export interface AdminAuthOptions {
-  /** `ADMIN_TOKEN`. */
-  token: string;
-}
-
-export const ADMIN_AUTH_OPTIONS = Symbol('ADMIN_AUTH_OPTIONS');
 
 /**
  * `/admin` is for operators only: the admin token, never a partner credential (docs/decisions.md,
@@ -16,11 +10,11 @@ export const ADMIN_AUTH_OPTIONS = Symbol('ADMIN_AUTH_OPTIONS');
  */
 @Injectable()
 export class AdminAuthGuard implements CanActivate {
-  constructor(@Inject(ADMIN_AUTH_OPTIONS) private readonly options: AdminAuthOptions) {}
+  constructor(@InjectConfig(ADMIN_CONFIG) private readonly admin: AdminConfig) {}
 
   canActivate(context: ExecutionContext): boolean {
     const request = context.switchToHttp().getRequest<Request>();
-    if (!adminBearerMatches(request.headers.authorization, this.options.token)) {
+    if (!adminBearerMatches(request.headers.authorization, this.admin.token)) {
       throw new AppError(ErrorCode.Unauthenticated, 'Missing or invalid admin token.');
     }
     return true;

@@ -1,22 +1,9 @@
 import { Module } from '@nestjs/common';
-import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
-import { ADMIN_AUTH_OPTIONS, AdminAuthGuard, type AdminAuthOptions } from './admin-auth.guard.js';
+import { AdminAuthGuard } from './admin-auth.guard.js';
 
-/**
- * The admin token check (`APP_SETTINGS.adminToken`), for every operator route (`/admin`,
- * `/metrics`).
- */
+/** The admin token check (`ADMIN_CONFIG`), for every operator route (`/admin`, `/metrics`). */
 @Module({
-  providers: [
-    {
-      provide: ADMIN_AUTH_OPTIONS,
-      useFactory: (settings: AppSettings): AdminAuthOptions => ({
-        token: requireSetting(settings, 'adminToken'),
-      }),
-      inject: [APP_SETTINGS],
-    },
-    AdminAuthGuard,
-  ],
-  exports: [ADMIN_AUTH_OPTIONS, AdminAuthGuard],
+  providers: [AdminAuthGuard],
+  exports: [AdminAuthGuard],
 })
 export class AdminAuthModule {}

@@ -1,6 +1,6 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Counter, Gauge, Histogram } from 'prom-client';
-import { APP_SETTINGS, requireSetting, type AppSettings } from '#app/config';
+import { InjectConfig, ROUTING_CONFIG, type RoutingConfig } from '#app/config';
 import type { ProviderName } from '#app/domain';
 import { budgetExhaustionCounter, createAppRegistry } from '#app/metrics';
 import type { UpstreamCallEvent } from '#app/provider';
@@ -92,10 +92,10 @@ export class ApiMetrics implements RoutingObserver {
   private readonly providers: readonly ProviderName[];
 
   constructor(
-    @Inject(APP_SETTINGS) settings: AppSettings,
+    @InjectConfig(ROUTING_CONFIG) routing: RoutingConfig,
     private readonly history: ProviderStatsRepository,
   ) {
-    this.providers = requireSetting(settings, 'providers');
+    this.providers = routing.providers;
   }
 
   /** Fed by the provider adapters after every call that reached the provider. */
