@@ -58,7 +58,7 @@ describe('Dashboard second factors (service level, real Postgres)', () => {
           redis: { url: testRedisUrl(), keyPrefix: testRedisPrefix() },
           credentials: { encryptionKey: randomBytes(32) },
         }),
-        DashboardFactorsModule.forRoot({ masterKey: randomBytes(32), clock: () => now }),
+        DashboardFactorsModule.withClock(() => now),
       ],
     }).compile();
     app = await moduleRef.init();

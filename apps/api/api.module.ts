@@ -19,7 +19,6 @@ import { RateLimitingModule } from './platform/rate-limiting/rate-limiting.modul
 import { SwapsModule } from './partner-api/swaps/swaps.module.js';
 import { TestHelpersModule } from './partner-api/test-helpers/test-helpers.module.js';
 import { WebhookEndpointsModule } from './partner-api/webhook-endpoints/webhook-endpoints.module.js';
-import { SiteSettingsModule } from './platform/site/site.settings.js';
 import { WidgetApiModule } from './widget/api/widget-api.module.js';
 
 /**
@@ -39,32 +38,29 @@ export class ApiModule {
         CoreModule.forRoot({
           ...sharedNamespaces(config),
           upstream: { priority: 'partner' },
+          quotes: { fixedRateTtlSeconds: config.fixedRateTtlSeconds },
           admin: { token: config.adminToken },
+          dashboard: config.dashboard,
         }),
         EventsDomainModule,
         WebhooksDataModule,
         MetricsModule,
         RateLimitingModule,
-        SiteSettingsModule.forRoot(config),
-        HealthModule.forRoot(config),
+        HealthModule,
         OpenApiModule,
         AssetsModule,
         AdminModule,
         CurrenciesModule,
         PairsModule,
         AddressesModule,
-        QuotesModule.forRoot({ fixedRateTtlSeconds: config.fixedRateTtlSeconds }),
+        QuotesModule,
         PublicQuotesModule,
         SwapsModule,
         EventsModule,
         WebhookEndpointsModule,
-        DashboardModule.forRoot(config),
+        DashboardModule,
         TestHelpersModule,
-        WidgetApiModule.forRoot({
-          credentialEncryptionKey: config.credentialEncryptionKey,
-          quotes: { fixedRateTtlSeconds: config.fixedRateTtlSeconds },
-          publicUrl: config.dashboard.publicUrl,
-        }),
+        WidgetApiModule,
       ],
     };
   }

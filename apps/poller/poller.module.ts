@@ -36,29 +36,31 @@ export class PollerModule {
         ScheduleModule.forRoot(),
         // Provider calls wait for the shared upstream budget at background priority: the poller
         // only takes slots partner traffic leaves free (docs/decisions.md, "The upstream budget").
-        CoreModule.forRoot({ ...sharedNamespaces(config), upstream: { priority: 'background' } }),
+        CoreModule.forRoot({
+          ...sharedNamespaces(config),
+          upstream: { priority: 'background' },
+          polling: {
+            pollIntervalMs: config.pollIntervalMs,
+            testPollIntervalMs: config.testPollIntervalMs,
+            leaseMs: config.leaseMs,
+            batchSize: config.batchSize,
+          },
+          webhookDelivery: { leaseMs: config.webhookLeaseMs, batchSize: WEBHOOK_BATCH_SIZE },
+          mail: config.mail,
+          mailDelivery: {
+            retryBaseMs: config.mailRetryBaseMs,
+            leaseMs: MAIL_LEASE_MS,
+            batchSize: MAIL_BATCH_SIZE,
+          },
+        }),
         EventsModule,
         WebhooksDataModule,
         SwapsDataModule,
         QuotesDataModule,
-        WebhookDeliveryModule.forRoot({
-          policy: { allowPrivateTargets: config.webhooks.allowPrivateTargets },
-          retryBaseMs: config.webhooks.retryBaseMs,
-          leaseMs: config.webhookLeaseMs,
-          batchSize: WEBHOOK_BATCH_SIZE,
-        }),
-        PollingModule.forRoot({
-          pollIntervalMs: config.pollIntervalMs,
-          testPollIntervalMs: config.testPollIntervalMs,
-          leaseMs: config.leaseMs,
-          batchSize: config.batchSize,
-        }),
-        MailDeliveryModule.forRoot(config.mail, {
-          retryBaseMs: config.mailRetryBaseMs,
-          leaseMs: MAIL_LEASE_MS,
-          batchSize: MAIL_BATCH_SIZE,
-        }),
-        HealthProbesModule.forRoot(config),
+        WebhookDeliveryModule,
+        PollingModule,
+        MailDeliveryModule,
+        HealthProbesModule,
       ],
       providers: [
         {

@@ -5,6 +5,7 @@ import {
   type ModuleMetadata,
   type Provider,
 } from '@nestjs/common';
+import { CREDENTIALS_CONFIG, type CredentialsConfig } from '#app/config';
 import { FACTOR_CIPHER, FACTORS_CLOCK, factorCipher, type FactorsClock } from './factor.keys.js';
 import { PasskeysRepository } from './passkeys.repository.js';
 import { PasskeysService } from './passkeys.service.js';
@@ -21,14 +22,10 @@ export interface FactorsClockSource {
   token: InjectionToken<{ now(): Date }>;
 }
 
-export interface DashboardFactorsOptions {
-  /** `CREDENTIAL_ENCRYPTION_KEY`; the factors' own keys are derived from it. */
-  masterKey: Buffer;
-  /** A function (tests), the app's clock, or by default the system's. */
-  clock?: FactorsClock | FactorsClockSource;
-}
+/** A function (tests), the app's clock, or by default the system's. */
+export type FactorsClockOption = FactorsClock | FactorsClockSource | undefined;
 
-function clockProvider(clock: DashboardFactorsOptions['clock']): Provider {
+function clockProvider(clock: FactorsClockOption): Provider {
   if (clock === undefined || typeof clock === 'function') {
     return { provide: FACTORS_CLOCK, useValue: clock ?? (() => Date.now()) };
   }
@@ -42,16 +39,24 @@ function clockProvider(clock: DashboardFactorsOptions['clock']): Provider {
   };
 }
 
-/** Second factors of dashboard users: TOTP with recovery codes, and passkeys. */
+/**
+ * Second factors of dashboard users: TOTP with recovery codes, and passkeys; their keys are derived
+ * from `CREDENTIALS_CONFIG`. `withClock` is structural, not configuration: it says which module
+ * tells the factors the time (the app's clock, or a test's).
+ */
 @Module({})
 export class DashboardFactorsModule {
-  static forRoot(options: DashboardFactorsOptions): DynamicModule {
+  static withClock(clock?: FactorsClockOption): DynamicModule {
     return {
       module: DashboardFactorsModule,
-      imports: typeof options.clock === 'object' ? options.clock.imports : [],
+      imports: typeof clock === 'object' ? clock.imports : [],
       providers: [
-        { provide: FACTOR_CIPHER, useValue: factorCipher(options.masterKey) },
-        clockProvider(options.clock),
+        {
+          provide: FACTOR_CIPHER,
+          useFactory: (credentials: CredentialsConfig) => factorCipher(credentials.encryptionKey),
+          inject: [CREDENTIALS_CONFIG],
+        },
+        clockProvider(clock),
         TotpRepository,
         RecoveryCodesRepository,
         PasskeysRepository,

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { HEALTH_CONFIG, InjectConfig, type HealthConfig } from '#app/config';
 import { KEY_VALUE_STORE, type KeyValueStore, type StoreHealth } from '#app/redis';
 
 /** Flat Health object of the spec. */
@@ -18,14 +19,6 @@ export interface ReadinessReport {
   checks: { db: 'up' | 'down' | 'migrations_pending'; redis: 'up' | 'down' };
 }
 
-/** What `/health` reports about the running build. */
-export interface HealthOptions {
-  version: string;
-  appEnv: string;
-}
-
-export const HEALTH_OPTIONS = Symbol('HEALTH_OPTIONS');
-
 const PROBE_TIMEOUT_MS = 1000;
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
@@ -41,7 +34,7 @@ export class HealthService {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(KEY_VALUE_STORE) private readonly store: KeyValueStore,
-    @Inject(HEALTH_OPTIONS) private readonly options: HealthOptions,
+    @InjectConfig(HEALTH_CONFIG) private readonly options: HealthConfig,
   ) {}
 
   async health(): Promise<HealthReport> {

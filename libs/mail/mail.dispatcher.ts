@@ -1,17 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectConfig, MAIL_DELIVERY_CONFIG, type MailDeliveryConfig } from '#app/config';
 import { MailOutboxRepository } from './mail-outbox.repository.js';
 import { MailTransport } from './mail.transport.js';
-
-export interface MailDeliveryOptions {
-  /** `MAIL_RETRY_BASE_MS`: the first retry's delay; each later one doubles, up to `MAX_RETRY_MS`. */
-  retryBaseMs: number;
-  /** How long a claimed mail stays leased: longer than one send and its write-back. */
-  leaseMs: number;
-  /** Mails claimed per round. */
-  batchSize: number;
-}
-
-export const MAIL_DELIVERY_OPTIONS = Symbol('MAIL_DELIVERY_OPTIONS');
 
 /** The longest wait between two tries: a mail server back from an outage gets its mail soon. */
 export const MAX_RETRY_MS = 10 * 60 * 1000;
@@ -33,7 +23,7 @@ export class MailDispatcher {
   constructor(
     private readonly outbox: MailOutboxRepository,
     private readonly transport: MailTransport,
-    @Inject(MAIL_DELIVERY_OPTIONS) private readonly options: MailDeliveryOptions,
+    @InjectConfig(MAIL_DELIVERY_CONFIG) private readonly options: MailDeliveryConfig,
   ) {}
 
   /** One round: sends what is due, one mail after another; answers how many were claimed. */

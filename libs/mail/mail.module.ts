@@ -1,12 +1,7 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import type { MailConfig } from '#app/config';
-import {
-  MAIL_DELIVERY_OPTIONS,
-  MailDispatcher,
-  type MailDeliveryOptions,
-} from './mail.dispatcher.js';
+import { Module } from '@nestjs/common';
+import { MailDispatcher } from './mail.dispatcher.js';
 import { MailOutboxRepository } from './mail-outbox.repository.js';
-import { MAIL_CONFIG, MailTransport } from './mail.transport.js';
+import { MailTransport } from './mail.transport.js';
 import { Mailer } from './mailer.js';
 
 /**
@@ -16,20 +11,12 @@ import { Mailer } from './mailer.js';
 @Module({ providers: [MailOutboxRepository, Mailer], exports: [Mailer] })
 export class MailModule {}
 
-/** The poller's side: the SMTP transport and the dispatcher that empties the outbox. */
-@Module({})
-export class MailDeliveryModule {
-  static forRoot(config: MailConfig, options: MailDeliveryOptions): DynamicModule {
-    return {
-      module: MailDeliveryModule,
-      providers: [
-        { provide: MAIL_CONFIG, useValue: config },
-        { provide: MAIL_DELIVERY_OPTIONS, useValue: options },
-        MailOutboxRepository,
-        MailTransport,
-        MailDispatcher,
-      ],
-      exports: [MailDispatcher],
-    };
-  }
-}
+/**
+ * The poller's side: the SMTP transport (`MAIL_CONFIG`) and the dispatcher that empties the outbox
+ * (`MAIL_DELIVERY_CONFIG`).
+ */
+@Module({
+  providers: [MailOutboxRepository, MailTransport, MailDispatcher],
+  exports: [MailDispatcher],
+})
+export class MailDeliveryModule {}

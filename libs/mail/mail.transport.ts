@@ -1,9 +1,7 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { MailConfig } from '#app/config';
+import { InjectConfig, MAIL_CONFIG, type MailConfig } from '#app/config';
 import type { Mail } from './mail.js';
-
-export const MAIL_CONFIG = Symbol('MAIL_CONFIG');
 
 /** Longest an SMTP connection, greeting or reply may take before the try fails. */
 const SMTP_TIMEOUT_MS = 10_000;
@@ -17,7 +15,7 @@ export class MailTransport implements OnModuleDestroy {
   private readonly logger = new Logger(MailTransport.name);
   private readonly transport: Transporter | null;
 
-  constructor(@Inject(MAIL_CONFIG) private readonly config: MailConfig) {
+  constructor(@InjectConfig(MAIL_CONFIG) private readonly config: MailConfig) {
     this.transport = config.smtpUrl
       ? nodemailer.createTransport({
           url: config.smtpUrl,

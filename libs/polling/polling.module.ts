@@ -1,4 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { EarningsModule } from '#app/earnings';
 import { EventsModule } from '#app/events';
 import { ProviderModule, UpstreamCallListeners } from '#app/provider';
@@ -10,11 +10,7 @@ import { PollCyclesRepository } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
 import { RefreshWriter } from './refresh-writer.js';
 import { SwapRefresher } from './swap-refresher.js';
-import {
-  POLLING_OPTIONS,
-  SwapPollingService,
-  type PollingOptions,
-} from './swap-polling.service.js';
+import { SwapPollingService } from './swap-polling.service.js';
 import { UsdPricer } from './usd-pricer.js';
 
 /**
@@ -41,25 +37,21 @@ export class PollMetricsModule {
 }
 
 /**
- * The status poller's work: claims, provider reports, transitions, settlement and earnings.
+ * The status poller's work: claims, provider reports, transitions, settlement and earnings, at
+ * the cadence of `POLLING_CONFIG`.
  */
-@Module({})
-export class PollingModule {
-  static forRoot(options: PollingOptions): DynamicModule {
-    return {
-      module: PollingModule,
-      imports: [
-        EarningsModule,
-        PollMetricsModule,
-        SwapRefreshModule,
-        SwapsDataModule,
-        QuotesDataModule,
-        EventsModule,
-        RoutingModule,
-        RedisModule,
-      ],
-      providers: [{ provide: POLLING_OPTIONS, useValue: options }, SwapPollingService, UsdPricer],
-      exports: [SwapPollingService, SwapsDataModule, PollMetricsModule],
-    };
-  }
-}
+@Module({
+  imports: [
+    EarningsModule,
+    PollMetricsModule,
+    SwapRefreshModule,
+    SwapsDataModule,
+    QuotesDataModule,
+    EventsModule,
+    RoutingModule,
+    RedisModule,
+  ],
+  providers: [SwapPollingService, UsdPricer],
+  exports: [SwapPollingService, SwapsDataModule, PollMetricsModule],
+})
+export class PollingModule {}

@@ -1,4 +1,5 @@
 import { Test } from '@nestjs/testing';
+import { POLLING_CONFIG, type PollingConfig } from '#app/config';
 import { EarningsRepository } from '#app/earnings';
 import { PROVIDER_FLEET, ProviderFleet, unavailable } from '#app/provider';
 import { SwapsRepository } from '#app/swaps';
@@ -16,15 +17,10 @@ import { PollCyclesRepository } from './poll-cycles.repository.js';
 import { PollMetrics } from './poll-metrics.js';
 import { RefreshWriter } from './refresh-writer.js';
 import { SwapRefresher } from './swap-refresher.js';
-import {
-  POLLING_OPTIONS,
-  SwapPollingService,
-  type PollingOptions,
-  type PollLane,
-} from './swap-polling.service.js';
+import { SwapPollingService, type PollLane } from './swap-polling.service.js';
 import { UsdPricer } from './usd-pricer.js';
 
-const OPTIONS: PollingOptions = {
+const OPTIONS: PollingConfig = {
   pollIntervalMs: 30_000,
   testPollIntervalMs: 2_000,
   leaseMs: 60_000,
@@ -70,7 +66,7 @@ describe(SwapPollingService.name, () => {
             new Map(testProvider ? [['changelly', testProvider]] : []),
           ),
         },
-        { provide: POLLING_OPTIONS, useValue: OPTIONS },
+        { provide: POLLING_CONFIG, useValue: OPTIONS },
       ],
     }).compile();
     return { sut: moduleRef.get(SwapPollingService), cycles };

@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectConfig, POLLING_CONFIG, type PollingConfig } from '#app/config';
 import { feeInUsd, SWAP_STATUSES, TERMINAL_STATUSES, type SwapStatus } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import {
@@ -15,22 +16,6 @@ import { PollCyclesRepository, type PageDone, type PollCycle } from './poll-cycl
 import { PollMetrics } from './poll-metrics.js';
 import { SwapRefresher, type RefreshOutcome, type ReportedSwap } from './swap-refresher.js';
 import { UsdPricer } from './usd-pricer.js';
-
-/** Cadence and lease of the poller. */
-export interface PollingOptions {
-  /** Every non-terminal live swap, `hold` included, is refreshed once per interval [30 s]. */
-  pollIntervalMs: number;
-  /**
-   * The same for test swaps [2 s]: partners see a test swap's lifecycle in seconds
-   * (docs/decisions.md, "Test mode").
-   */
-  testPollIntervalMs: number;
-  leaseMs: number;
-  /** Swaps claimed per batch when they are asked for by id. */
-  batchSize: number;
-}
-
-export const POLLING_OPTIONS = Symbol('POLLING_OPTIONS');
 
 /**
  * One provider's swaps in one mode: polled from that provider, under its own budget, at that
@@ -105,7 +90,7 @@ export class SwapPollingService {
     private readonly pricer: UsdPricer,
     private readonly metrics: PollMetrics,
     @Inject(PROVIDER_FLEET) fleet: ProviderFleet,
-    @Inject(POLLING_OPTIONS) private readonly options: PollingOptions,
+    @InjectConfig(POLLING_CONFIG) private readonly options: PollingConfig,
   ) {
     this.lanes = [true, false].flatMap((livemode) =>
       fleet.names.flatMap((provider): PollLane[] => {

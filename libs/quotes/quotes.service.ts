@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
+import { InjectConfig, QUOTES_CONFIG, type QuotesConfig } from '#app/config';
 import { applyFee, netOfNetworkFee, type SwapMode } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import {
@@ -14,15 +15,6 @@ import type { LiquidityProvider, ProviderFixedQuote, ProviderFloatQuote } from '
 import { LiquidityRouter, type ProviderOffer } from '#app/routing';
 import { FixedRatesRepository } from './fixed-rates.repository.js';
 import type { Quote, QuoteRequestInput, QuotingParty } from './quote.js';
-
-export interface QuotesOptions {
-  /**
-   * Validity of a fixed `rateId` (`FIXED_RATE_TTL_SECONDS`, docs/decisions.md, "Fixed rate ids").
-   */
-  fixedRateTtlSeconds: number;
-}
-
-export const QUOTES_OPTIONS = Symbol('QUOTES_OPTIONS');
 
 /** A quote and the pair it was made for (swap creation needs both). */
 export interface PricedQuote {
@@ -44,7 +36,7 @@ export class QuotesService {
     private readonly fixedRates: FixedRatesRepository,
     private readonly router: LiquidityRouter,
     private readonly onboarding: OnboardingService,
-    @Inject(QUOTES_OPTIONS) private readonly options: QuotesOptions,
+    @InjectConfig(QUOTES_CONFIG) private readonly options: QuotesConfig,
   ) {}
 
   async quote(party: QuotingParty, input: QuoteRequestInput): Promise<PricedQuote> {

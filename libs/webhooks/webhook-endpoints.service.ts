@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { InjectConfig, WEBHOOK_CONFIG } from '#app/config';
 import type { OwnerScope } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import {
@@ -48,8 +49,6 @@ export interface CreateEndpointInput {
   description?: string;
 }
 
-/** The webhook settings the api checks URLs against (`WEBHOOK_ALLOW_PRIVATE_TARGETS`). */
-export const WEBHOOK_TARGET_POLICY = Symbol('WEBHOOK_TARGET_POLICY');
 /** How endpoint hosts are resolved: DNS, replaced in tests. */
 export const WEBHOOK_RESOLVER = Symbol('WEBHOOK_RESOLVER');
 
@@ -122,7 +121,7 @@ export class WebhookEndpointsService {
     private readonly deliveries: WebhookDeliveryHistory,
     private readonly cipher: CredentialCipher,
     private readonly events: EventsRepository,
-    @Inject(WEBHOOK_TARGET_POLICY) private readonly policy: WebhookTargetPolicy,
+    @InjectConfig(WEBHOOK_CONFIG) private readonly policy: WebhookTargetPolicy,
     @Inject(WEBHOOK_RESOLVER) private readonly resolveAll: ResolveAll,
     @Inject(KEY_VALUE_STORE) store: KeyValueStore,
     private readonly pingListeners: PingListeners,

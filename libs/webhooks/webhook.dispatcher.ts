@@ -1,4 +1,11 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  InjectConfig,
+  WEBHOOK_CONFIG,
+  WEBHOOK_DELIVERY_CONFIG,
+  type WebhookConfig,
+  type WebhookDeliveryConfig,
+} from '#app/config';
 import { AuditLogRepository, CredentialCipher } from '#app/partners';
 import { traceRoot, type SpanNotes } from '#app/tracing';
 import {
@@ -6,7 +13,6 @@ import {
   sendWebhook,
   WEBHOOK_RETRY_WINDOW_MS,
   type ResolveAll,
-  type WebhookTargetPolicy,
 } from './delivery/index.js';
 import {
   WebhookDeliveryClaims,
@@ -22,18 +28,6 @@ import {
 import { WEBHOOK_RESOLVER } from './webhook-endpoints.service.js';
 import { ENDPOINTS_SHOWN, WebhookMetrics } from './webhook.metrics.js';
 import { signFor } from './webhook-signing.js';
-
-export interface WebhookDeliveryOptions {
-  policy: WebhookTargetPolicy;
-  /** `WEBHOOK_RETRY_BASE_MS`. */
-  retryBaseMs: number;
-  /** How long a claimed delivery stays leased: longer than one send (10 s) and its write-back. */
-  leaseMs: number;
-  /** Deliveries claimed and sent at once per round. */
-  batchSize: number;
-}
-
-export const WEBHOOK_DELIVERY_OPTIONS = Symbol('WEBHOOK_DELIVERY_OPTIONS');
 
 /**
  * An endpoint nothing could be delivered to for this long is disabled (docs/decisions.md, "Webhook
@@ -68,7 +62,8 @@ export class WebhookDispatcher {
     private readonly cipher: CredentialCipher,
     private readonly audit: AuditLogRepository,
     private readonly metrics: WebhookMetrics,
-    @Inject(WEBHOOK_DELIVERY_OPTIONS) private readonly options: WebhookDeliveryOptions,
+    @InjectConfig(WEBHOOK_CONFIG) private readonly webhooks: WebhookConfig,
+    @InjectConfig(WEBHOOK_DELIVERY_CONFIG) private readonly options: WebhookDeliveryConfig,
     @Inject(WEBHOOK_RESOLVER) private readonly resolveAll: ResolveAll,
   ) {}
 
@@ -143,7 +138,7 @@ export class WebhookDispatcher {
         body,
         headers: signFor(this.cipher, delivery.endpointId, delivery, delivery.event.id, now, body),
       },
-      this.options.policy,
+      this.webhooks,
       this.resolveAll,
     );
     // A refused target fails at once: no retry can pass the guard, and the endpoint is disabled.
@@ -151,7 +146,7 @@ export class WebhookDispatcher {
       result.delivered || result.refused
         ? null
         : nextAttemptAt(
-            { baseMs: this.options.retryBaseMs, random: Math.random },
+            { baseMs: this.webhooks.retryBaseMs, random: Math.random },
             delivery.attempts + 1,
             delivery.createdAt,
             now,

@@ -1,22 +1,16 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import { WEBHOOK_CONFIG, type WebhookConfig } from '#app/config';
+import { Module } from '@nestjs/common';
 import { EventsModule } from '#app/events';
 import { PartnersModule } from '#app/partners';
 import { RedisModule } from '#app/redis';
-import { resolveWithDns, type WebhookTargetPolicy } from './delivery/index.js';
+import { resolveWithDns } from './delivery/index.js';
 import { WebhookDeliveryClaims } from './webhook-delivery-claims.repository.js';
 import { WebhookDeliveryHistory } from './webhook-delivery-history.repository.js';
 import { WebhookDeliveryHousekeeping } from './webhook-delivery-housekeeping.repository.js';
 import { WebhookDeliveryMetrics } from './webhook-delivery-metrics.repository.js';
-import {
-  WEBHOOK_DELIVERY_OPTIONS,
-  WebhookDispatcher,
-  type WebhookDeliveryOptions,
-} from './webhook.dispatcher.js';
+import { WebhookDispatcher } from './webhook.dispatcher.js';
 import {
   PingListeners,
   WEBHOOK_RESOLVER,
-  WEBHOOK_TARGET_POLICY,
   WebhookEndpointsService,
 } from './webhook-endpoints.service.js';
 import { WebhookEndpointsRepository } from './webhook-endpoints.repository.js';
@@ -57,13 +51,6 @@ export class WebhooksDataModule {}
 @Module({
   imports: [WebhooksDataModule, PartnersModule, EventsModule, RedisModule],
   providers: [
-    {
-      provide: WEBHOOK_TARGET_POLICY,
-      useFactory: (webhooks: WebhookConfig): WebhookTargetPolicy => ({
-        allowPrivateTargets: webhooks.allowPrivateTargets,
-      }),
-      inject: [WEBHOOK_CONFIG],
-    },
     { provide: WEBHOOK_RESOLVER, useValue: resolveWithDns },
     PingListeners,
     WebhookEndpointsService,
@@ -72,20 +59,14 @@ export class WebhooksDataModule {}
 })
 export class WebhooksModule {}
 
-/** The poller's delivery work. */
-@Module({})
-export class WebhookDeliveryModule {
-  static forRoot(options: WebhookDeliveryOptions): DynamicModule {
-    return {
-      module: WebhookDeliveryModule,
-      imports: [WebhooksDataModule, PartnersModule],
-      providers: [
-        { provide: WEBHOOK_DELIVERY_OPTIONS, useValue: options },
-        { provide: WEBHOOK_RESOLVER, useValue: resolveWithDns },
-        WebhookMetrics,
-        WebhookDispatcher,
-      ],
-      exports: [WebhookDispatcher, WebhookMetrics],
-    };
-  }
-}
+/** The poller's delivery work (`WEBHOOK_CONFIG`, `WEBHOOK_DELIVERY_CONFIG`). */
+@Module({
+  imports: [WebhooksDataModule, PartnersModule],
+  providers: [
+    { provide: WEBHOOK_RESOLVER, useValue: resolveWithDns },
+    WebhookMetrics,
+    WebhookDispatcher,
+  ],
+  exports: [WebhookDispatcher, WebhookMetrics],
+})
+export class WebhookDeliveryModule {}

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Req } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import {
@@ -7,10 +7,10 @@ import {
   toDashboardUserView,
   toInvitationView,
 } from '#app/accounts';
+import { DASHBOARD_CONFIG, InjectConfig, type DashboardConfig } from '#app/config';
 import { AppError, ErrorCode } from '#app/errors';
 import { OrganizationsService } from '#app/partners';
 import { ApiErrors, JSON_BODY_ERRORS } from '../platform/contract/api-errors.decorator.js';
-import { SITE_SETTINGS, type SiteSettings } from '../platform/site/site.settings.js';
 import { serviceOrigin } from '../platform/site/origin.js';
 import { ADMIN_ACTOR } from '../platform/auth/admin-actor.js';
 import { AdminApi } from '../platform/auth/admin-api.decorator.js';
@@ -30,7 +30,7 @@ export class AdminDashboardUsersController {
   constructor(
     private readonly accounts: DashboardAccountsService,
     private readonly organizations: OrganizationsService,
-    @Inject(SITE_SETTINGS) private readonly site: SiteSettings,
+    @InjectConfig(DASHBOARD_CONFIG) private readonly site: DashboardConfig,
   ) {}
 
   @Get('organizations/:id/users')

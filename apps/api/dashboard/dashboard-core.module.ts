@@ -1,7 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AccountsModule } from '#app/accounts';
+import { CREDENTIALS_CONFIG, DASHBOARD_CONFIG } from '#app/config';
 import { PartnersModule } from '#app/partners';
 import { RateLimitingModule } from '../platform/rate-limiting/rate-limiting.module.js';
+import { DASHBOARD_SETTINGS, dashboardSettings } from './common/dashboard.config.js';
 import { DashboardCsrf } from './common/dashboard.csrf.js';
 import { DashboardGuard } from './common/dashboard.guard.js';
 import { ReauthPrompts } from './common/reauth.js';
@@ -12,11 +14,21 @@ import { ReauthPrompts } from './common/reauth.js';
  */
 @Module({
   imports: [AccountsModule, PartnersModule, RateLimitingModule],
-  providers: [DashboardCsrf, DashboardGuard, ReauthPrompts],
+  providers: [
+    {
+      provide: DASHBOARD_SETTINGS,
+      useFactory: dashboardSettings,
+      inject: [DASHBOARD_CONFIG, CREDENTIALS_CONFIG],
+    },
+    DashboardCsrf,
+    DashboardGuard,
+    ReauthPrompts,
+  ],
   exports: [
     AccountsModule,
     PartnersModule,
     RateLimitingModule,
+    DASHBOARD_SETTINGS,
     DashboardCsrf,
     DashboardGuard,
     ReauthPrompts,

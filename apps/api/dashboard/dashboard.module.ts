@@ -1,5 +1,4 @@
-import { DynamicModule, Module } from '@nestjs/common';
-import type { ApiConfig } from '#app/config';
+import { Module } from '@nestjs/common';
 import { PartnerEarningsModule } from '#app/earnings';
 import { AccountsController } from './accounts/accounts.controller.js';
 import { PasswordResetController } from './accounts/password-reset.controller.js';
@@ -15,20 +14,15 @@ import { OverviewController } from './overview/overview.controller.js';
 import { SecondFactorsPagesModule } from './second-factors/second-factors.module.js';
 import { SecurityController } from './security/security.controller.js';
 import { TeamController } from './team/team.controller.js';
-import { DASHBOARD_SETTINGS, dashboardSettings } from './common/dashboard.config.js';
 import { DashboardSwapsModule } from './swaps/swaps.module.js';
 import { WidgetPagesModule } from './widget/widget.module.js';
 
-/** The partner dashboard's settings, for the whole app (configuration only). */
-@Module({})
-class DashboardSettingsModule {}
-
 /**
  * The accounts pages, the Overview, Team, Security and Audit log. The sign-in page takes its
- * second-factor step from the second factors' module, imported with it (`forRoot`).
+ * second-factor step from the second factors' module.
  */
 @Module({
-  imports: [DashboardCoreModule, PartnerEarningsModule],
+  imports: [DashboardCoreModule, PartnerEarningsModule, SecondFactorsPagesModule],
   controllers: [
     AccountsController,
     PasswordResetController,
@@ -44,30 +38,18 @@ class AccountsPagesModule {}
  * The partner dashboard at `/partner`. Each page group is its own module,
  * importing `DashboardCoreModule`, listed here.
  */
-@Module({})
-export class DashboardModule {
-  static forRoot(config: ApiConfig): DynamicModule {
-    const secondFactors = SecondFactorsPagesModule.forRoot(config);
-    return {
-      module: DashboardModule,
-      imports: [
-        {
-          module: DashboardSettingsModule,
-          global: true,
-          providers: [{ provide: DASHBOARD_SETTINGS, useValue: dashboardSettings(config) }],
-          exports: [DASHBOARD_SETTINGS],
-        },
-        { module: AccountsPagesModule, imports: [secondFactors] },
-        GetStartedPagesModule,
-        ApiKeysPagesModule,
-        WebhooksPagesModule,
-        EventsPagesModule,
-        DashboardSwapsModule,
-        DashboardEarningsModule,
-        WidgetPagesModule,
-        secondFactors,
-      ],
-      controllers: [LandingController],
-    };
-  }
-}
+@Module({
+  imports: [
+    AccountsPagesModule,
+    GetStartedPagesModule,
+    ApiKeysPagesModule,
+    WebhooksPagesModule,
+    EventsPagesModule,
+    DashboardSwapsModule,
+    DashboardEarningsModule,
+    WidgetPagesModule,
+    SecondFactorsPagesModule,
+  ],
+  controllers: [LandingController],
+})
+export class DashboardModule {}

@@ -1,5 +1,5 @@
 import { hkdfSync } from 'node:crypto';
-import type { ApiConfig } from '#app/config';
+import type { CredentialsConfig, DashboardConfig } from '#app/config';
 
 export const DASHBOARD_SETTINGS = Symbol('DASHBOARD_SETTINGS');
 
@@ -14,16 +14,19 @@ export interface DashboardSettings {
   preSessionCsrfSecret: string;
 }
 
-export function dashboardSettings(config: ApiConfig): DashboardSettings {
+export function dashboardSettings(
+  dashboard: DashboardConfig,
+  credentials: CredentialsConfig,
+): DashboardSettings {
   const secret = hkdfSync(
     'sha256',
-    config.credentialEncryptionKey,
+    credentials.encryptionKey,
     Buffer.alloc(0),
     'partner-dashboard pre-session csrf',
     32,
   );
   return {
-    publicUrl: config.dashboard.publicUrl,
+    publicUrl: dashboard.publicUrl,
     preSessionCsrfSecret: Buffer.from(secret).toString('hex'),
   };
 }

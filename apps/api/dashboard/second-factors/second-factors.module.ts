@@ -1,7 +1,6 @@
-import { type DynamicModule, Injectable, Module, type OnModuleInit } from '@nestjs/common';
+import { Injectable, Module, type OnModuleInit } from '@nestjs/common';
 import type { DashboardUser } from '#app/accounts';
 import { Clock, ReauthenticationService } from '#app/accounts';
-import type { ApiConfig } from '#app/config';
 import {
   DashboardFactorsModule,
   normalizeTotpCode,
@@ -46,8 +45,11 @@ class SecondFactorSignInStep implements SignInStep {
   }
 }
 
+/** The factors' services, on the app's clock. */
+const factors = DashboardFactorsModule.withClock({ imports: [DashboardCoreModule], token: Clock });
+
 /** Re-authentication by authenticator code or passkey, for the users who have one. */
-@Module({})
+@Module({ imports: [DashboardCoreModule, factors] })
 class SecondFactorsHooksModule implements OnModuleInit {
   constructor(
     private readonly reauth: ReauthenticationService,
@@ -81,27 +83,14 @@ class SecondFactorsHooksModule implements OnModuleInit {
  * exported for the sign-in page), their pages, and re-authentication by authenticator code or
  * passkey.
  */
-@Module({})
-export class SecondFactorsPagesModule {
-  static forRoot(config: ApiConfig): DynamicModule {
-    const factors = DashboardFactorsModule.forRoot({
-      masterKey: config.credentialEncryptionKey,
-      clock: { imports: [DashboardCoreModule], token: Clock },
-    });
-    return {
-      module: SecondFactorsPagesModule,
-      imports: [
-        DashboardCoreModule,
-        factors,
-        { module: SecondFactorsHooksModule, imports: [DashboardCoreModule, factors] },
-      ],
-      providers: [
-        SecondFactorSessions,
-        SecondFactorNotices,
-        { provide: SECOND_FACTOR_STEP, useClass: SecondFactorSignInStep },
-      ],
-      controllers: [SecondFactorSignInController, SecondFactorsController],
-      exports: [SECOND_FACTOR_STEP],
-    };
-  }
-}
+@Module({
+  imports: [DashboardCoreModule, factors, SecondFactorsHooksModule],
+  providers: [
+    SecondFactorSessions,
+    SecondFactorNotices,
+    { provide: SECOND_FACTOR_STEP, useClass: SecondFactorSignInStep },
+  ],
+  controllers: [SecondFactorSignInController, SecondFactorsController],
+  exports: [SECOND_FACTOR_STEP],
+})
+export class SecondFactorsPagesModule {}

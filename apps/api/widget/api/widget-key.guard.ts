@@ -1,10 +1,11 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import type { Response } from 'express';
+import { DASHBOARD_CONFIG, InjectConfig, type DashboardConfig } from '#app/config';
 import { AppError, ErrorCode } from '#app/errors';
 import { requestContext } from '#app/logging';
 import { WidgetKeyAuthenticator, type WidgetCaller } from '#app/widgets';
 import type { PartnerRequest } from '../../platform/auth/partner-auth.guard.js';
-import { originStanding, WidgetSettings } from './widget-origin.js';
+import { originStanding } from './widget-origin.js';
 
 export interface WidgetRequest extends PartnerRequest {
   widget?: WidgetCaller;
@@ -20,14 +21,14 @@ export interface WidgetRequest extends PartnerRequest {
 export class WidgetKeyGuard implements CanActivate {
   constructor(
     private readonly authenticator: WidgetKeyAuthenticator,
-    private readonly settings: WidgetSettings,
+    @InjectConfig(DASHBOARD_CONFIG) private readonly site: DashboardConfig,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
     const http = context.switchToHttp();
     const req = http.getRequest<WidgetRequest>();
     const caller = await this.authenticator.authenticate(req.headers['x-widget-key']);
-    const standing = originStanding(req, caller.allowedOrigins, this.settings.publicUrl);
+    const standing = originStanding(req, caller.allowedOrigins, this.site.publicUrl);
     if (standing === 'refused') {
       throw new AppError(
         ErrorCode.OriginNotAllowed,

@@ -1,10 +1,5 @@
 import type { Request } from 'express';
 
-/** Where the service is reached: `PUBLIC_URL`'s origin, or null when it is not set. */
-export class WidgetSettings {
-  constructor(readonly publicUrl: string | null) {}
-}
-
 const LOOPBACK_HOSTS = ['localhost', '127.0.0.1', '[::1]'];
 /** The methods a browser may send to its own origin without an `Origin` header. */
 const READS = new Set(['GET', 'HEAD']);
