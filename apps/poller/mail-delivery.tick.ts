@@ -1,20 +1,13 @@
 import {
   BeforeApplicationShutdown,
-  Inject,
   Injectable,
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { InjectConfig, TICKS_CONFIG, type TicksConfig } from '#app/config';
 import { MailDispatcher } from '#app/mail';
 import { SwapPollerTick } from './swap-poller.tick.js';
-
-export interface MailTickOptions {
-  /** `MAIL_TICK_MS`: how often an idle poller looks for due mail. */
-  tickMs: number;
-}
-
-export const MAIL_TICK_OPTIONS = Symbol('MAIL_TICK_OPTIONS');
 
 /**
  * The mail loop: sends the outbox's due mail (docs/decisions.md, "Dashboard mail and its
@@ -33,7 +26,7 @@ export class MailDeliveryTick implements OnApplicationBootstrap, BeforeApplicati
     private readonly dispatcher: MailDispatcher,
     private readonly scheduler: SchedulerRegistry,
     poller: SwapPollerTick,
-    @Inject(MAIL_TICK_OPTIONS) private readonly options: MailTickOptions,
+    @InjectConfig(TICKS_CONFIG) private readonly ticks: TicksConfig,
   ) {
     this.timerName = `mail-delivery:${poller.owner}`;
   }
@@ -70,7 +63,7 @@ export class MailDeliveryTick implements OnApplicationBootstrap, BeforeApplicati
     }
     const timer = setTimeout(() => {
       this.scheduler.deleteTimeout(this.timerName);
-      this.running = this.tick().then(() => this.arm(this.options.tickMs));
+      this.running = this.tick().then(() => this.arm(this.ticks.mailMs));
     }, delayMs);
     this.scheduler.addTimeout(this.timerName, timer);
   }

@@ -11,9 +11,9 @@ import { SwapsDataModule } from '#app/swaps';
 import { WebhookDeliveryModule, WebhookOutbox, WebhooksDataModule } from '#app/webhooks';
 import { HousekeepingService } from './housekeeping.service.js';
 import { HousekeepingTick } from './housekeeping.tick.js';
-import { MAIL_TICK_OPTIONS, MailDeliveryTick } from './mail-delivery.tick.js';
-import { POLLER_TICK_OPTIONS, SwapPollerTick } from './swap-poller.tick.js';
-import { WEBHOOK_TICK_OPTIONS, WebhookDeliveryTick } from './webhook-delivery.tick.js';
+import { MailDeliveryTick } from './mail-delivery.tick.js';
+import { SwapPollerTick } from './swap-poller.tick.js';
+import { WebhookDeliveryTick } from './webhook-delivery.tick.js';
 
 /** Deliveries sent at once by one poller; each takes at most 10 s. */
 const WEBHOOK_BATCH_SIZE = 50;
@@ -45,6 +45,12 @@ export class PollerModule {
             leaseMs: config.leaseMs,
             batchSize: config.batchSize,
           },
+          ticks: {
+            pollMs: config.tickMs,
+            testPollMs: config.testTickMs,
+            webhookMs: config.webhookTickMs,
+            mailMs: config.mailTickMs,
+          },
           webhookDelivery: { leaseMs: config.webhookLeaseMs, batchSize: WEBHOOK_BATCH_SIZE },
           mail: config.mail,
           mailDelivery: {
@@ -63,12 +69,6 @@ export class PollerModule {
         HealthProbesModule,
       ],
       providers: [
-        {
-          provide: POLLER_TICK_OPTIONS,
-          useValue: { tickMs: config.tickMs, testTickMs: config.testTickMs },
-        },
-        { provide: WEBHOOK_TICK_OPTIONS, useValue: { tickMs: config.webhookTickMs } },
-        { provide: MAIL_TICK_OPTIONS, useValue: { tickMs: config.mailTickMs } },
         SwapPollerTick,
         WebhookDeliveryTick,
         MailDeliveryTick,

@@ -2,30 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import {
   BeforeApplicationShutdown,
-  Inject,
   Injectable,
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { InjectConfig, TICKS_CONFIG, type TicksConfig } from '#app/config';
 import { PollMetrics, SwapPollingService, type PollLane } from '#app/polling';
 import { SwapsRepository } from '#app/swaps';
 import { traceRoot } from '#app/tracing';
-
-export interface PollerTickOptions {
-  /** `POLLER_TICK_MS`: how often the poller looks for due live swaps. */
-  tickMs: number;
-  /** The same for test swaps, in step with their shorter interval. */
-  testTickMs: number;
-}
-
-export const POLLER_TICK_OPTIONS = Symbol('POLLER_TICK_OPTIONS');
 
 /** The lag gauges are refreshed this often, not every tick. */
 const LAG_EVERY_MS = 10_000;
 
 /**
- * The poller's clocks, one per lane (a provider in a mode): a tick every `tickMs` that never
+ * The poller's clocks, one per lane (a provider in a mode): a tick every `pollMs` that never
  * overlaps itself (the next one is armed when the previous one ends), so a slow or hung provider
  * never delays another provider's swaps, nor a slow live cycle test swaps. It only delegates; on shutdown the batches in flight are finished
  * and whatever this poller still leases is released for the others.
@@ -44,7 +35,7 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
     private readonly swaps: SwapsRepository,
     private readonly metrics: PollMetrics,
     private readonly scheduler: SchedulerRegistry,
-    @Inject(POLLER_TICK_OPTIONS) private readonly options: PollerTickOptions,
+    @InjectConfig(TICKS_CONFIG) private readonly ticks: TicksConfig,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -112,7 +103,7 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
       this.scheduler.deleteTimeout(name);
       const running = this.tick(lane).finally(() => {
         this.inFlight.delete(running);
-        this.arm(lane, lane.livemode ? this.options.tickMs : this.options.testTickMs);
+        this.arm(lane, lane.livemode ? this.ticks.pollMs : this.ticks.testPollMs);
       });
       this.inFlight.add(running);
     }, delayMs);

@@ -56,7 +56,7 @@ describe(WebhookDeliveryTick.name, () => {
       new PollMetrics(),
       new SchedulerRegistry(),
       { owner: 'poller-1' } as SwapPollerTick,
-      { tickMs },
+      { pollMs: tickMs, testPollMs: tickMs, webhookMs: tickMs, mailMs: tickMs },
     );
     ticks.push(tick);
     tick.onApplicationBootstrap();

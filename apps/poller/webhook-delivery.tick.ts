@@ -1,21 +1,14 @@
 import {
   BeforeApplicationShutdown,
-  Inject,
   Injectable,
   Logger,
   OnApplicationBootstrap,
 } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { InjectConfig, TICKS_CONFIG, type TicksConfig } from '#app/config';
 import { PollMetrics } from '#app/polling';
 import { WebhookDispatcher } from '#app/webhooks';
 import { SwapPollerTick } from './swap-poller.tick.js';
-
-export interface WebhookTickOptions {
-  /** `WEBHOOK_TICK_MS`: how often an idle poller looks for due deliveries. */
-  tickMs: number;
-}
-
-export const WEBHOOK_TICK_OPTIONS = Symbol('WEBHOOK_TICK_OPTIONS');
 
 /** The backlog gauges are refreshed this often, not every tick. */
 const BACKLOG_EVERY_MS = 5_000;
@@ -47,7 +40,7 @@ export class WebhookDeliveryTick implements OnApplicationBootstrap, BeforeApplic
     private readonly metrics: PollMetrics,
     private readonly scheduler: SchedulerRegistry,
     private readonly poller: SwapPollerTick,
-    @Inject(WEBHOOK_TICK_OPTIONS) private readonly options: WebhookTickOptions,
+    @InjectConfig(TICKS_CONFIG) private readonly ticks: TicksConfig,
   ) {
     this.timerName = `webhook-delivery:${poller.owner}`;
   }
@@ -129,7 +122,7 @@ export class WebhookDeliveryTick implements OnApplicationBootstrap, BeforeApplic
     }
     const timer = setTimeout(() => {
       this.scheduler.deleteTimeout(this.timerName);
-      void this.round().then(() => this.arm(this.options.tickMs));
+      void this.round().then(() => this.arm(this.ticks.webhookMs));
     }, delayMs);
     this.scheduler.addTimeout(this.timerName, timer);
   }

@@ -99,6 +99,18 @@ export interface MailDeliveryConfig {
   batchSize: number;
 }
 
+/** The poller's loops: how often each looks for due work, never overlapping itself. */
+export interface TicksConfig {
+  /** `POLLER_TICK_MS`: how often the poller looks for due live swaps. */
+  pollMs: number;
+  /** The same for test swaps, in step with their shorter interval. */
+  testPollMs: number;
+  /** `WEBHOOK_TICK_MS`: how often an idle poller looks for due deliveries. */
+  webhookMs: number;
+  /** `MAIL_TICK_MS`: how often an idle poller looks for due mail. */
+  mailMs: number;
+}
+
 export const DATABASE_CONFIG = configToken<DatabaseConfig>('DATABASE_CONFIG');
 export const REDIS_CONFIG = configToken<RedisConfig>('REDIS_CONFIG');
 export const CREDENTIALS_CONFIG = configToken<CredentialsConfig>('CREDENTIALS_CONFIG');
@@ -112,6 +124,7 @@ export const MAIL_CONFIG = configToken<MailConfig>('MAIL_CONFIG');
 export const MAIL_DELIVERY_CONFIG = configToken<MailDeliveryConfig>('MAIL_DELIVERY_CONFIG');
 export const QUOTES_CONFIG = configToken<QuotesConfig>('QUOTES_CONFIG');
 export const POLLING_CONFIG = configToken<PollingConfig>('POLLING_CONFIG');
+export const TICKS_CONFIG = configToken<TicksConfig>('TICKS_CONFIG');
 export const HEALTH_CONFIG = configToken<HealthConfig>('HEALTH_CONFIG');
 export const ADMIN_CONFIG = configToken<AdminConfig>('ADMIN_CONFIG');
 export const DASHBOARD_CONFIG = configToken<DashboardConfig>('DASHBOARD_CONFIG');
@@ -130,6 +143,7 @@ export const CONFIG_NAMESPACES = {
   mailDelivery: MAIL_DELIVERY_CONFIG,
   quotes: QUOTES_CONFIG,
   polling: POLLING_CONFIG,
+  ticks: TICKS_CONFIG,
   health: HEALTH_CONFIG,
   admin: ADMIN_CONFIG,
   dashboard: DASHBOARD_CONFIG,
