@@ -1,13 +1,7 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import { InjectConfig, PROVIDERS_CONFIG, type ProvidersConfig } from '#app/config';
 import type { ProviderStatus } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
-
-export interface SandboxControlOptions {
-  /** The test provider (`TEST_PROVIDER_URL`, its timeout); null when there is none. */
-  testProvider: { url: string; timeoutMs: number } | null;
-}
-
-export const SANDBOX_CONTROL_OPTIONS = Symbol('SANDBOX_CONTROL_OPTIONS');
 
 export interface SandboxDeposit {
   amount?: string;
@@ -25,9 +19,11 @@ export class SandboxControlClient {
   private readonly base: URL | null;
   private readonly timeoutMs: number;
 
-  constructor(@Inject(SANDBOX_CONTROL_OPTIONS) options: SandboxControlOptions) {
-    this.base = options.testProvider ? new URL('/sandbox/', options.testProvider.url) : null;
-    this.timeoutMs = options.testProvider?.timeoutMs ?? 0;
+  constructor(@InjectConfig(PROVIDERS_CONFIG) providers: ProvidersConfig) {
+    // The sandbox serves both providers' test endpoints and one control API beside them.
+    const test = providers.testProvider ?? providers.testChangenow;
+    this.base = test ? new URL('/sandbox/', test.url) : null;
+    this.timeoutMs = test?.timeoutMs ?? 0;
   }
 
   async deposit(transactionId: string, deposit: SandboxDeposit): Promise<void> {

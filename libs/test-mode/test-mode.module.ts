@@ -1,14 +1,9 @@
 import { Module } from '@nestjs/common';
 import { CatalogueModule } from '#app/catalogue';
-import { PROVIDERS_CONFIG, type ProvidersConfig } from '#app/config';
 import { SwapRefreshModule } from '#app/polling';
 import { RoutingModule } from '#app/routing';
 import { SwapsDataModule, SwapsModule } from '#app/swaps';
-import {
-  SANDBOX_CONTROL_OPTIONS,
-  SandboxControlClient,
-  type SandboxControlOptions,
-} from './sandbox-control.client.js';
+import { SandboxControlClient } from './sandbox-control.client.js';
 import { TestHelpersService } from './test-helpers.service.js';
 
 /**
@@ -17,18 +12,7 @@ import { TestHelpersService } from './test-helpers.service.js';
  */
 @Module({
   imports: [CatalogueModule, RoutingModule, SwapsModule, SwapsDataModule, SwapRefreshModule],
-  providers: [
-    {
-      provide: SANDBOX_CONTROL_OPTIONS,
-      // The sandbox serves both providers' test endpoints and one control API beside them.
-      useFactory: (providers: ProvidersConfig): SandboxControlOptions => ({
-        testProvider: providers.testProvider ?? providers.testChangenow ?? null,
-      }),
-      inject: [PROVIDERS_CONFIG],
-    },
-    SandboxControlClient,
-    TestHelpersService,
-  ],
+  providers: [SandboxControlClient, TestHelpersService],
   exports: [TestHelpersService],
 })
 export class TestModeModule {}
