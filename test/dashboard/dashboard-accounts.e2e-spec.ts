@@ -6,36 +6,33 @@ import {
   DashboardAccountsService,
   PASSWORD_RESET_TTL_MS,
 } from '#app/accounts';
-import { truncateAll } from '../support/database.js';
 import { waitUntil } from '../support/wait.js';
 import {
   createDashboardUser,
-  createTestOrganization,
   DashboardClient,
-  type DashboardHarness,
   flashOf,
   signedInClient,
-  startDashboardApi,
   testEmail,
   testPassword,
 } from '../support/dashboard.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const RESET_SENT = 'If an account exists for this email, we sent it a link';
 /** What every valid application hears, whether or not the address has an account. */
 const APPLICATION_SENT = 'We sent a link to the email you gave.';
 
 describe('Dashboard accounts', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
   let url: string;
   let organizationId: string;
   let otherOrganizationId: string;
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi();
+    harness = await startHarness({ smtp: true });
     url = harness.api.url;
-    organizationId = await createTestOrganization(harness.api, { name: 'Team Wallet' });
-    otherOrganizationId = await createTestOrganization(harness.api, { name: 'Other Wallet' });
+    organizationId = await createOrganization(harness.api.app, { name: 'Team Wallet' });
+    otherOrganizationId = await createOrganization(harness.api.app, { name: 'Other Wallet' });
   });
 
   afterAll(async () => {

@@ -3,16 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { promisify } from 'node:util';
 import request from 'supertest';
 import { TEST_ADMIN_TOKEN, testApiEnv } from '../support/api.js';
-import { truncateAll } from '../support/database.js';
-import {
-  createTestOrganization,
-  DashboardClient,
-  type DashboardHarness,
-  signedInClient,
-  startDashboardApi,
-  testEmail,
-  testPassword,
-} from '../support/dashboard.js';
+import { DashboardClient, signedInClient, testEmail, testPassword } from '../support/dashboard.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const run = promisify(execFile);
 
@@ -33,7 +26,7 @@ interface UserView {
 }
 
 describe('Dashboard users for operators', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
   let url: string;
   let organizationId: string;
   const admin = {
@@ -44,10 +37,9 @@ describe('Dashboard users for operators', () => {
   };
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi();
+    harness = await startHarness({ smtp: true });
     url = harness.api.url;
-    organizationId = await createTestOrganization(harness.api, { name: 'Invited Wallet' });
+    organizationId = await createOrganization(harness.api.app, { name: 'Invited Wallet' });
   });
 
   afterAll(async () => {

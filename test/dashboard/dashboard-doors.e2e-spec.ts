@@ -1,33 +1,28 @@
 import { ACCOUNT_REQUEST_LIMITS, HASH_QUEUE_LIMIT } from '#app/accounts';
-import { openTestDataSource, truncateAll } from '../support/database.js';
 import {
   createDashboardUser,
-  createTestOrganization,
   csrfTokenIn,
   DashboardClient,
-  type DashboardHarness,
-  startDashboardApi,
   testEmail,
   testPassword,
 } from '../support/dashboard.js';
-import { startTestApi, testApiEnv, type TestApi } from '../support/api.js';
-import { spawnService, type ServiceProcess } from '../support/processes.js';
 import { startTestSmtp, type TestSmtp } from '../support/smtp.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitUntil } from '../support/wait.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const PUBLIC_URL = 'https://swaps.example.com';
 
 /** The dashboard's public doors (sign-up, forgot password, sign-in) and the mail behind them. */
 describe('Dashboard doors', () => {
   describe('with PUBLIC_URL set', () => {
-    let harness: DashboardHarness;
+    let harness: Harness;
     let organizationId: string;
 
     beforeAll(async () => {
-      await truncateAll();
-      harness = await startDashboardApi({ PUBLIC_URL });
-      organizationId = await createTestOrganization(harness.api);
+      harness = await startHarness({ smtp: true, api: { PUBLIC_URL } });
+      organizationId = await createOrganization(harness.api.app);
     });
 
     afterAll(async () => {
@@ -57,13 +52,12 @@ describe('Dashboard doors', () => {
   });
 
   describe('under a crowd of sign-ins', () => {
-    let harness: DashboardHarness;
+    let harness: Harness;
     let organizationId: string;
 
     beforeAll(async () => {
-      await truncateAll();
-      harness = await startDashboardApi({ TRUST_PROXY_HOPS: '1' });
-      organizationId = await createTestOrganization(harness.api);
+      harness = await startHarness({ smtp: true, api: { TRUST_PROXY_HOPS: '1' } });
+      organizationId = await createOrganization(harness.api.app);
     });
 
     afterAll(async () => {
@@ -111,87 +105,74 @@ describe('Dashboard doors', () => {
   });
 
   describe('mail through the outbox, sent by the poller', () => {
-    let api: TestApi;
+    let harness: Harness;
     let smtp: TestSmtp;
     let proxy: TcpProxy;
-    let poller: ServiceProcess;
     let organizationId: string;
 
     beforeAll(async () => {
-      await truncateAll();
       smtp = await startTestSmtp();
       proxy = await TcpProxy.start('127.0.0.1', Number(new URL(smtp.url).port));
       const smtpUrl = `smtp://127.0.0.1:${proxy.port}`;
-      api = await startTestApi({ SMTP_URL: smtpUrl });
-      organizationId = await createTestOrganization(api);
-      poller = await spawnService(
-        'poller',
-        testApiEnv({
-          SMTP_URL: smtpUrl,
-          MAIL_TICK_MS: '100',
-          MAIL_RETRY_BASE_MS: '200',
-        }),
-      );
+      // The api and the poller mail through the proxy, which the test cuts.
+      harness = await startHarness({
+        api: { SMTP_URL: smtpUrl },
+        poller: { MAIL_TICK_MS: '100', MAIL_RETRY_BASE_MS: '200' },
+      });
+      organizationId = await createOrganization(harness.api.app);
     }, 90_000);
 
     afterAll(async () => {
-      await poller.stop();
-      await api.close();
+      await harness.close();
       await proxy.close();
       await smtp.close();
     });
 
     it('answers as usual while SMTP is down and delivers the link once it is back', async () => {
-      const { email } = await createDashboardUser(api, organizationId, 'developer');
+      const { email } = await createDashboardUser(harness.api, organizationId, 'developer');
       proxy.cut();
-      const client = new DashboardClient(api.url);
+      const client = new DashboardClient(harness.api.url);
       await client.get('/partner/forgot-password');
 
       const sent = await client.post('/partner/forgot-password', { email });
 
       expect(sent.status).toBe(200);
       expect(sent.text).toContain('If an account exists for this email');
-      const db = await openTestDataSource();
-      try {
-        // The poller tried and failed at least twice; the mail waits in the outbox.
-        await waitUntil(
-          'the poller to retry the mail',
-          async () => {
-            const rows = await db.query<{ attempts: number }[]>(
-              `SELECT attempts FROM mail_outbox WHERE recipient = $1 AND subject LIKE 'Reset%'`,
-              [email],
-            );
-            return rows.length === 1 && rows[0].attempts >= 2;
-          },
-          30_000,
-        );
-        expect(smtp.mails.some((m) => m.to.includes(email))).toBe(false);
-
-        proxy.restore();
-
-        const mail = await smtp.waitFor(email, /Reset/, 30_000);
-        expect(mail.links.some((l) => l.includes('/partner/reset-password/'))).toBe(true);
-        await waitUntil('the sent mail to leave the outbox', async () => {
-          const rows = await db.query<unknown[]>(
-            `SELECT id FROM mail_outbox WHERE recipient = $1 AND subject LIKE 'Reset%'`,
+      // The poller tried and failed at least twice; the mail waits in the outbox.
+      await waitUntil(
+        'the poller to retry the mail',
+        async () => {
+          const rows = await harness.db.query<{ attempts: number }[]>(
+            `SELECT attempts FROM mail_outbox WHERE recipient = $1 AND subject LIKE 'Reset%'`,
             [email],
           );
-          return rows.length === 0;
-        });
-      } finally {
-        await db.destroy();
-      }
+          return rows.length === 1 && rows[0].attempts >= 2;
+        },
+        30_000,
+      );
+      expect(smtp.mails.some((m) => m.to.includes(email))).toBe(false);
+
+      proxy.restore();
+
+      const mail = await smtp.waitFor(email, /Reset/, 30_000);
+      expect(mail.links.some((l) => l.includes('/partner/reset-password/'))).toBe(true);
+      await waitUntil('the sent mail to leave the outbox', async () => {
+        const rows = await harness.db.query<unknown[]>(
+          `SELECT id FROM mail_outbox WHERE recipient = $1 AND subject LIKE 'Reset%'`,
+          [email],
+        );
+        return rows.length === 0;
+      });
     }, 90_000);
   });
 
   describe('limits on resets and sign-ups', () => {
-    let harness: DashboardHarness;
+    let harness: Harness;
     let organizationId: string;
 
     beforeAll(async () => {
-      await truncateAll();
-      harness = await startDashboardApi();
-      organizationId = await createTestOrganization(harness.api);
+      harness = await startHarness({ smtp: true });
+      organizationId = await createOrganization(harness.api.app);
     });
 
     afterAll(async () => {

@@ -1,11 +1,6 @@
-import { truncateAll } from '../support/database.js';
-import {
-  createTestOrganization,
-  DashboardClient,
-  type DashboardHarness,
-  signedInClient,
-  startDashboardApi,
-} from '../support/dashboard.js';
+import { DashboardClient, signedInClient } from '../support/dashboard.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 /** What a hostile or careless client types into a field. */
 const HOSTILE: string[] = [
@@ -44,15 +39,14 @@ function fields(names: string[], value: string, base: Record<string, string>) {
 }
 
 describe('Dashboard forms under hostile input', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
   let url: string;
   let owner: Awaited<ReturnType<typeof signedInClient>>;
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi();
+    harness = await startHarness({ smtp: true });
     url = harness.api.url;
-    const organizationId = await createTestOrganization(harness.api, { name: 'Fuzzed Wallet' });
+    const organizationId = await createOrganization(harness.api.app, { name: 'Fuzzed Wallet' });
     owner = await signedInClient(harness.api, organizationId, 'owner');
     // Within 5 minutes of a confirmation team forms ask no password: the fuzz reaches past it.
     await owner.client.post('/partner/team/invitations', {

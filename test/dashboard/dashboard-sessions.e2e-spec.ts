@@ -1,25 +1,19 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
 import { Clock, SESSION_ABSOLUTE_MS, SESSION_IDLE_MS } from '#app/accounts';
-import { truncateAll } from '../support/database.js';
-import {
-  createDashboardUser,
-  createTestOrganization,
-  DashboardClient,
-  type DashboardHarness,
-  startDashboardApi,
-} from '../support/dashboard.js';
+import { createDashboardUser, DashboardClient } from '../support/dashboard.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 describe('Dashboard sessions', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
   let organizationId: string;
   let url: string;
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi();
+    harness = await startHarness({ smtp: true });
     url = harness.api.url;
-    organizationId = await createTestOrganization(harness.api, { name: 'Session Wallet' });
+    organizationId = await createOrganization(harness.api.app, { name: 'Session Wallet' });
   });
 
   afterAll(async () => {
