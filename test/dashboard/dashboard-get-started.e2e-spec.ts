@@ -1,17 +1,10 @@
 import { jest } from '@jest/globals';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { OrganizationsService } from '#app/partners';
 import { insertSwaps } from '../factories/swaps.js';
-import {
-  createTestOrganization,
-  type DashboardClient,
-  type DashboardHarness,
-  flashOf,
-  signedInClient,
-  startDashboardApi,
-} from '../support/dashboard.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { type DashboardClient, flashOf, signedInClient } from '../support/dashboard.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 /**
  * "Get started" and a test swap's helpers over HTTP: who may make a test key and use the
@@ -20,8 +13,7 @@ import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 describe('Dashboard: Get started and the test helpers over HTTP', () => {
   jest.setTimeout(120_000);
 
-  let harness: DashboardHarness;
-  let sandbox: TestSandbox;
+  let harness: Harness;
   let url: string;
   let orgA: string;
   let owner: DashboardClient;
@@ -29,8 +21,6 @@ describe('Dashboard: Get started and the test helpers over HTTP', () => {
   let viewer: DashboardClient;
   let stranger: DashboardClient;
   let testAuth: string;
-
-  const db = (): DataSource => harness.api.app.get(DataSource);
 
   async function testMode(client: DashboardClient, on: boolean): Promise<void> {
     await client.get('/partner');
@@ -56,21 +46,18 @@ describe('Dashboard: Get started and the test helpers over HTTP', () => {
   }
 
   async function statusOf(id: string): Promise<string> {
-    const rows: { status: string }[] = await db().query(`SELECT status FROM swaps WHERE id = $1`, [
-      id,
-    ]);
+    const rows: { status: string }[] = await harness.db.query(
+      `SELECT status FROM swaps WHERE id = $1`,
+      [id],
+    );
     return rows[0].status;
   }
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ stepMs: 3_600_000 });
-    harness = await startDashboardApi({
-      PROVIDER_URL: sandbox.url,
-      TEST_PROVIDER_URL: sandbox.url,
-    });
+    harness = await startHarness({ smtp: true, sandbox: { stepMs: 3_600_000 } });
     url = harness.api.url;
-    orgA = await createTestOrganization(harness.api, { name: 'Helpers A' });
-    const orgB = await createTestOrganization(harness.api, { name: 'Helpers B' });
+    orgA = await createOrganization(harness.api.app, { name: 'Helpers A' });
+    const orgB = await createOrganization(harness.api.app, { name: 'Helpers B' });
     owner = (await signedInClient(harness.api, orgA, 'owner')).client;
     developer = (await signedInClient(harness.api, orgA, 'developer')).client;
     viewer = (await signedInClient(harness.api, orgA, 'viewer')).client;
@@ -83,7 +70,6 @@ describe('Dashboard: Get started and the test helpers over HTTP', () => {
 
   afterAll(async () => {
     await harness?.close();
-    await sandbox?.close();
   });
 
   it('offers "Create a test key" to owners and developers only, and never shows a secret again', async () => {
@@ -113,7 +99,7 @@ describe('Dashboard: Get started and the test helpers over HTTP', () => {
   });
 
   it('tells a suspended organization no test key can be made, and refuses the form', async () => {
-    const suspended = await createTestOrganization(harness.api, { status: 'suspended' });
+    const suspended = await createOrganization(harness.api.app, { status: 'suspended' });
     const { client } = await signedInClient(harness.api, suspended, 'owner');
     const page = await client.get('/partner/get-started');
     expect(page.text).toContain('Your organization is suspended: no new test keys can be created.');
@@ -123,7 +109,7 @@ describe('Dashboard: Get started and the test helpers over HTTP', () => {
   it('records the first test quote once, and no live quote', async () => {
     const firstQuote = async (): Promise<Date | null> =>
       (
-        await db().query<{ first_test_quote_at: Date | null }[]>(
+        await harness.db.query<{ first_test_quote_at: Date | null }[]>(
           `SELECT first_test_quote_at FROM organizations WHERE id = $1`,
           [orgA],
         )
@@ -162,7 +148,7 @@ describe('Dashboard: Get started and the test helpers over HTTP', () => {
     expect((await stranger.post(`${path}/deposit`, { kind: 'full' })).status).toBe(404);
     await testMode(developer, false);
     expect((await developer.post(`${path}/deposit`, { kind: 'full' })).status).toBe(404);
-    const [live] = await insertSwaps(db(), [
+    const [live] = await insertSwaps(harness.db, [
       { organizationId: orgA, createdAt: new Date().toISOString() },
     ]);
     const livePage = await developer.get(`/partner/swaps/${live}`);

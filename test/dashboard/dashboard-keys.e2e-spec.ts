@@ -3,15 +3,11 @@ import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { Clock, SIGN_IN_FAILURES_PER_ACCOUNT } from '#app/accounts';
 import { CredentialsService } from '#app/partners';
-import { openTestDataSource, testRedisPrefix, truncateAll } from '../support/database.js';
-import {
-  createTestOrganization,
-  type DashboardClient,
-  type DashboardHarness,
-  signedInClient,
-  startDashboardApi,
-} from '../support/dashboard.js';
+import { testRedisPrefix } from '../support/database.js';
+import { type DashboardClient, signedInClient } from '../support/dashboard.js';
 import { waitUntil } from '../support/wait.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const SECRET = /sk_(?:live|test)_[0-9a-f]{48}/;
 const PUBLIC_KEY = /pk_(?:live|test)_[0-9a-f]{32}/;
@@ -32,7 +28,7 @@ const OWN_STORE = { REDIS_KEY_PREFIX: `${testRedisPrefix()}dash-keys:` };
  * foreign organizations' keys, CSRF, and hostile input in every field.
  */
 describe('Dashboard API keys page', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
   let db: DataSource;
   let orgId: string;
   let owner: { client: DashboardClient; email: string; password: string };
@@ -40,10 +36,9 @@ describe('Dashboard API keys page', () => {
   let viewer: { client: DashboardClient };
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi(OWN_STORE);
-    db = await openTestDataSource();
-    orgId = await createTestOrganization(harness.api, { name: 'Keyed Exchange' });
+    harness = await startHarness({ smtp: true, api: OWN_STORE });
+    db = harness.db;
+    orgId = await createOrganization(harness.api.app, { name: 'Keyed Exchange' });
     owner = await signedInClient(harness.api, orgId, 'owner');
     developer = await signedInClient(harness.api, orgId, 'developer');
     viewer = await signedInClient(harness.api, orgId, 'viewer');
@@ -51,7 +46,6 @@ describe('Dashboard API keys page', () => {
 
   afterAll(async () => {
     jest.restoreAllMocks();
-    await db.destroy();
     await harness.close();
   });
 
@@ -214,7 +208,7 @@ describe('Dashboard API keys page', () => {
   });
 
   it("never shows or touches another organization's keys, nor the other mode's", async () => {
-    const otherOrg = await createTestOrganization(harness.api, { name: 'Other Exchange' });
+    const otherOrg = await createOrganization(harness.api.app, { name: 'Other Exchange' });
     const other = await signedInClient(harness.api, otherOrg, 'owner');
     const theirs = await createKey(other.client, 'Theirs');
 
@@ -243,7 +237,7 @@ describe('Dashboard API keys page', () => {
   });
 
   it('creates test keys only, while the organization is under review', async () => {
-    const pendingOrg = await createTestOrganization(harness.api, { status: 'pending_review' });
+    const pendingOrg = await createOrganization(harness.api.app, { status: 'pending_review' });
     const { client } = await signedInClient(harness.api, pendingOrg, 'owner');
     await client.post('/partner/mode', { mode: 'live', next: '/partner/api-keys' });
 

@@ -9,16 +9,12 @@ import { loadApiConfig } from '#app/config';
 import { createRootLogger } from '#app/logging';
 import { createApiApp } from '../../apps/api/api.bootstrap.js';
 import { testApiEnv } from '../support/api.js';
-import { testDatabaseUrl, testRedisUrl, truncateAll } from '../support/database.js';
-import {
-  createDashboardUser,
-  createTestOrganization,
-  DashboardClient,
-  type DashboardHarness,
-  startDashboardApi,
-} from '../support/dashboard.js';
+import { testDatabaseUrl, testRedisUrl } from '../support/database.js';
+import { createDashboardUser, DashboardClient } from '../support/dashboard.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitUntil } from '../support/wait.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const SIGN_IN_FAILED = 'Email or password is incorrect.';
 /** What a stack trace, a driver's error or SQL looks like: none of it may reach a page. */
@@ -36,16 +32,15 @@ function expectOutagePage(res: request.Response): void {
 
 describe('Dashboard while Redis is unreachable', () => {
   let proxy: TcpProxy;
-  let harness: DashboardHarness;
+  let harness: Harness;
   let organizationId: string;
 
   beforeAll(async () => {
-    await truncateAll();
     const redis = new URL(testRedisUrl());
     proxy = await TcpProxy.start(redis.hostname, Number(redis.port || 6379));
     redis.host = `127.0.0.1:${proxy.port}`;
-    harness = await startDashboardApi({ REDIS_URL: redis.toString() });
-    organizationId = await createTestOrganization(harness.api, { name: 'Redis Outage Ltd' });
+    harness = await startHarness({ smtp: true, api: { REDIS_URL: redis.toString() } });
+    organizationId = await createOrganization(harness.api.app, { name: 'Redis Outage Ltd' });
   });
 
   afterAll(async () => {
@@ -91,20 +86,22 @@ describe('Dashboard while Redis is unreachable', () => {
 
 describe('Dashboard while Postgres is unreachable', () => {
   let proxy: TcpProxy;
-  let harness: DashboardHarness;
+  let harness: Harness;
   let organizationId: string;
 
   beforeAll(async () => {
-    await truncateAll();
     const target = new URL(testDatabaseUrl());
     proxy = await TcpProxy.start(target.hostname, Number(target.port || 5432));
     const viaProxy = new URL(testDatabaseUrl());
     viaProxy.host = `127.0.0.1:${proxy.port}`;
-    harness = await startDashboardApi({
-      DATABASE_URL: viaProxy.toString(),
-      DATABASE_TIMEOUT_MS: '1000',
+    harness = await startHarness({
+      smtp: true,
+      api: {
+        DATABASE_URL: viaProxy.toString(),
+        DATABASE_TIMEOUT_MS: '1000',
+      },
     });
-    organizationId = await createTestOrganization(harness.api, { name: 'Postgres Outage Ltd' });
+    organizationId = await createOrganization(harness.api.app, { name: 'Postgres Outage Ltd' });
   });
 
   afterAll(async () => {
@@ -206,10 +203,10 @@ describe('Dashboard on an unexpected error', () => {
 });
 
 describe('Dashboard addresses', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
 
   beforeAll(async () => {
-    harness = await startDashboardApi();
+    harness = await startHarness({ smtp: true });
   });
 
   afterAll(async () => {

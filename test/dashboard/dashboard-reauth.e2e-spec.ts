@@ -9,21 +9,19 @@ import type { Response } from 'supertest';
 import type { DataSource } from 'typeorm';
 import { Clock, SIGN_IN_FAILURES_PER_ACCOUNT } from '#app/accounts';
 import { generateAddress } from '#app/chains';
-import { openTestDataSource, truncateAll } from '../support/database.js';
 import {
   addPasskey,
   createDashboardUser,
-  createTestOrganization,
   DashboardClient,
-  type DashboardHarness,
   enrolTotp,
   flashOf,
   SECOND_FACTORS_PATH as FACTORS,
-  startDashboardApi,
   testEmail,
   testPassword,
 } from '../support/dashboard.js';
 import { SoftAuthenticator } from '../support/soft-authenticator.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const SECRET = /sk_(?:live|test)_[0-9a-f]{48}/;
 const PUBLIC_KEY = /pk_(?:live|test)_[0-9a-f]{32}/;
@@ -53,7 +51,7 @@ function wrong(code: string): string {
  * the passkey parts through a software authenticator on `localhost` (WebAuthn needs a domain).
  */
 describe('Dashboard re-authentication with any factor', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
   let db: DataSource;
   let organizationId: string;
   /** The same api by a domain name, where passkeys work. */
@@ -61,17 +59,15 @@ describe('Dashboard re-authentication with any factor', () => {
   let now = Date.now();
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi();
-    db = await openTestDataSource();
+    harness = await startHarness({ smtp: true });
+    db = harness.db;
     domainUrl = harness.api.url.replace('127.0.0.1', 'localhost');
-    organizationId = await createTestOrganization(harness.api, { name: 'Confirmed Ltd' });
+    organizationId = await createOrganization(harness.api.app, { name: 'Confirmed Ltd' });
     jest.spyOn(harness.api.app.get(Clock), 'now').mockImplementation(() => new Date(now));
   });
 
   afterAll(async () => {
     jest.restoreAllMocks();
-    await db.destroy();
     await harness.close();
   });
 

@@ -2,36 +2,32 @@ import { jest } from '@jest/globals';
 import { generateSync } from 'otplib';
 import type { DataSource } from 'typeorm';
 import { Clock, SIGN_IN_FAILURES_PER_ACCOUNT } from '#app/accounts';
-import { openTestDataSource, truncateAll } from '../support/database.js';
 import {
   createDashboardUser,
-  createTestOrganization,
   DashboardClient,
-  type DashboardHarness,
   enrolTotp,
   SECOND_FACTORS_PATH as FACTORS,
-  startDashboardApi,
 } from '../support/dashboard.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const CODE_REFUSED = 'That code did not work.';
 
 describe('Dashboard second factors over HTTP', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
   let db: DataSource;
   let organizationId: string;
   let now = Date.now();
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi();
-    db = await openTestDataSource();
-    organizationId = await createTestOrganization(harness.api, { name: 'Two Step Ltd' });
+    harness = await startHarness({ smtp: true });
+    db = harness.db;
+    organizationId = await createOrganization(harness.api.app, { name: 'Two Step Ltd' });
     jest.spyOn(harness.api.app.get(Clock), 'now').mockImplementation(() => new Date(now));
   });
 
   afterAll(async () => {
     jest.restoreAllMocks();
-    await db.destroy();
     await harness.close();
   });
 

@@ -1,28 +1,26 @@
 import request from 'supertest';
 import { SIGN_IN_FAILURES_PER_ACCOUNT } from '#app/accounts';
-import { truncateAll } from '../support/database.js';
 import {
   createDashboardUser,
-  createTestOrganization,
   DashboardClient,
-  type DashboardHarness,
   signedInClient,
-  startDashboardApi,
   testEmail,
 } from '../support/dashboard.js';
+import { startTestApi } from '../support/api.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const SIGN_IN_FAILED = 'Email or password is incorrect.';
 
 describe('Dashboard security', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
   let organizationId: string;
   let url: string;
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi();
+    harness = await startHarness({ smtp: true });
     url = harness.api.url;
-    organizationId = await createTestOrganization(harness.api, { name: 'Guarded Wallet' });
+    organizationId = await createOrganization(harness.api.app, { name: 'Guarded Wallet' });
   });
 
   afterAll(async () => {
@@ -202,32 +200,30 @@ describe('Dashboard security', () => {
 
   describe('behind a trusted https proxy, with PUBLIC_URL', () => {
     it('marks the cookies Secure and takes forms only from PUBLIC_URL', async () => {
-      const proxied = await startDashboardApi({
+      // A second api beside the harness's, on the same database and SMTP server.
+      const proxied = await startTestApi({
+        SMTP_URL: harness.smtp.url,
         TRUST_PROXY_HOPS: '1',
         PUBLIC_URL: 'https://partners.example.com',
       });
       try {
-        const { email, password } = await createDashboardUser(
-          proxied.api,
-          organizationId,
-          'viewer',
-        );
+        const { email, password } = await createDashboardUser(proxied, organizationId, 'viewer');
         const https = (req: request.Test) =>
           req.set('X-Forwarded-Proto', 'https').set('X-Forwarded-For', '203.0.113.7');
-        const page = await https(request(proxied.api.url).get('/partner/login'));
+        const page = await https(request(proxied.url).get('/partner/login'));
         const csrfCookie = (page.headers['set-cookie'] as unknown as string[]).find((c) =>
           c.startsWith('partner_csrf='),
         )!;
         expect(csrfCookie).toMatch(/; Secure/);
         const token = /name="_csrf" value="([^"]+)"/.exec(page.text)![1];
         const signIn = (origin: string) =>
-          https(request(proxied.api.url).post('/partner/login'))
+          https(request(proxied.url).post('/partner/login'))
             .type('form')
             .set('Origin', origin)
             .set('Cookie', csrfCookie.split(';')[0])
             .send({ _csrf: token, email, password });
 
-        expect((await signIn(proxied.api.url)).status).toBe(403);
+        expect((await signIn(proxied.url)).status).toBe(403);
         const ok = await signIn('https://partners.example.com');
         expect(ok.status).toBe(303);
         const session = (ok.headers['set-cookie'] as unknown as string[]).find((c) =>

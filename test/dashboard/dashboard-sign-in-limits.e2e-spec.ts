@@ -9,15 +9,10 @@ import {
   SIGN_IN_FAILURES_PER_IP,
 } from '#app/accounts';
 import { TotpService } from '#app/dashboard-factors';
-import { testRedisPrefix, truncateAll } from '../support/database.js';
-import {
-  createDashboardUser,
-  createTestOrganization,
-  DashboardClient,
-  type DashboardHarness,
-  enrolTotp,
-  startDashboardApi,
-} from '../support/dashboard.js';
+import { testRedisPrefix } from '../support/database.js';
+import { createDashboardUser, DashboardClient, enrolTotp } from '../support/dashboard.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const GUESSES = 20;
 const SECRET = /sk_(?:live|test)_[0-9a-f]{48}/;
@@ -43,14 +38,13 @@ function tally(answers: Response[]): Record<number, number> {
  * unchecked (429 with Retry-After), the right one included.
  */
 describe('Dashboard sign-in limits under concurrent guesses', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
   let organizationId: string;
   let now = Date.now();
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi();
-    organizationId = await createTestOrganization(harness.api, { name: 'Crowded Door Ltd' });
+    harness = await startHarness({ smtp: true });
+    organizationId = await createOrganization(harness.api.app, { name: 'Crowded Door Ltd' });
     jest.spyOn(harness.api.app.get(Clock), 'now').mockImplementation(() => new Date(now));
   });
 
@@ -181,12 +175,15 @@ describe('Dashboard sign-in limits under concurrent guesses', () => {
 });
 
 describe('Dashboard sign-in limit per address under concurrent guesses', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
 
   beforeAll(async () => {
     // Counters of their own: this test spends the whole allowance of its address.
-    harness = await startDashboardApi({
-      REDIS_KEY_PREFIX: `${testRedisPrefix()}ip-${randomBytes(3).toString('hex')}:`,
+    harness = await startHarness({
+      smtp: true,
+      api: {
+        REDIS_KEY_PREFIX: `${testRedisPrefix()}ip-${randomBytes(3).toString('hex')}:`,
+      },
     });
   });
 

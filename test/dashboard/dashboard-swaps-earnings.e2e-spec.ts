@@ -4,15 +4,9 @@ import { generateAddress } from '#app/chains';
 import { SWAP_CSV_FIELDS } from '#app/swaps';
 import { insertSwaps } from '../factories/swaps.js';
 import { parseCsv } from '../support/csv.js';
-import { openTestDataSource, truncateAll } from '../support/database.js';
-import {
-  createDashboardUser,
-  createTestOrganization,
-  type DashboardClient,
-  type DashboardHarness,
-  signedInClient,
-  startDashboardApi,
-} from '../support/dashboard.js';
+import { createDashboardUser, type DashboardClient, signedInClient } from '../support/dashboard.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const random = (n: number): Uint8Array => randomBytes(n);
 
@@ -35,7 +29,7 @@ const HOSTILE = [
 const HOSTILE_QUERY = [...HOSTILE.map(encodeURIComponent), '%ED%A0%80', '%FF%FE', '%'];
 
 describe('Dashboard: overview, swaps and earnings over HTTP', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
   let db: DataSource;
   let orgA: string;
   let orgB: string;
@@ -52,11 +46,10 @@ describe('Dashboard: overview, swaps and earnings over HTTP', () => {
   const foreignPayout = `foreign-payout-${randomBytes(6).toString('hex')}`;
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi();
-    db = await openTestDataSource();
-    orgA = await createTestOrganization(harness.api, { name: 'Alpha Wallet' });
-    orgB = await createTestOrganization(harness.api, { name: 'Beta Wallet' });
+    harness = await startHarness({ smtp: true });
+    db = harness.db;
+    orgA = await createOrganization(harness.api.app, { name: 'Alpha Wallet' });
+    orgB = await createOrganization(harness.api.app, { name: 'Beta Wallet' });
     const signedOwner = await signedInClient(harness.api, orgA, 'owner');
     owner = signedOwner.client;
     ownerPassword = signedOwner.password;
@@ -84,7 +77,6 @@ describe('Dashboard: overview, swaps and earnings over HTTP', () => {
   });
 
   afterAll(async () => {
-    await db.destroy();
     await harness.close();
   });
 
@@ -392,8 +384,8 @@ describe('Dashboard: overview, swaps and earnings over HTTP', () => {
     });
 
     it('tells a pending organization to use test mode, and an unactivated one about the 503', async () => {
-      const pending = await createTestOrganization(harness.api, { status: 'pending_review' });
-      const waiting = await createTestOrganization(harness.api, { providerActivated: false });
+      const pending = await createOrganization(harness.api.app, { status: 'pending_review' });
+      const waiting = await createOrganization(harness.api.app, { providerActivated: false });
       const inReview = (await signedInClient(harness.api, pending, 'owner')).client;
       const notActivated = (await signedInClient(harness.api, waiting, 'owner')).client;
       expect((await inReview.get('/partner')).text).toMatch(/use test mode meanwhile/i);

@@ -1,16 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { CredentialsService } from '#app/partners';
-import { openTestDataSource, truncateAll } from '../support/database.js';
-import {
-  createTestOrganization,
-  type DashboardClient,
-  type DashboardHarness,
-  signedInClient,
-  startDashboardApi,
-} from '../support/dashboard.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { type DashboardClient, signedInClient } from '../support/dashboard.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const WEBHOOK_SECRET = /whsec_[A-Za-z0-9+/=]+/;
 const ENDPOINT_ID = /we_[0-9a-f]{24}/;
@@ -21,8 +15,7 @@ const EVENT_ID = /evt_[0-9a-f]{24}/g;
  * see, another organization's ids on every route, CSRF and hostile input in every field.
  */
 describe('Dashboard webhooks and events pages', () => {
-  let harness: DashboardHarness;
-  let sandbox: TestSandbox;
+  let harness: Harness;
   let receiver: WebhookReceiver;
   let orgId: string;
   let developer: DashboardClient;
@@ -33,15 +26,10 @@ describe('Dashboard webhooks and events pages', () => {
   let theirEvent: string;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox();
     receiver = new WebhookReceiver();
     await receiver.start();
-    harness = await startDashboardApi({
-      PROVIDER_URL: sandbox.url,
-      TEST_PROVIDER_URL: sandbox.url,
-    });
-    orgId = await createTestOrganization(harness.api, { name: 'Hooked Exchange' });
+    harness = await startHarness({ smtp: true });
+    orgId = await createOrganization(harness.api.app, { name: 'Hooked Exchange' });
     const signedIn = await signedInClient(harness.api, orgId, 'developer');
     developer = signedIn.client;
     developerEmail = signedIn.email;
@@ -50,7 +38,7 @@ describe('Dashboard webhooks and events pages', () => {
       await client.get('/partner');
       await client.post('/partner/mode', { mode: 'test', next: '/partner' });
     }
-    const otherOrg = await createTestOrganization(harness.api, { name: 'Other Hooks' });
+    const otherOrg = await createOrganization(harness.api.app, { name: 'Other Hooks' });
     other = (await signedInClient(harness.api, otherOrg, 'owner')).client;
     await other.get('/partner');
     await other.post('/partner/mode', { mode: 'test', next: '/partner' });
@@ -63,7 +51,6 @@ describe('Dashboard webhooks and events pages', () => {
   afterAll(async () => {
     await harness.close();
     await receiver.close();
-    await sandbox.close();
   });
 
   async function createTestSwap(organizationId: string): Promise<void> {
@@ -156,27 +143,23 @@ describe('Dashboard webhooks and events pages', () => {
     expect((await developer.post(`${path}/delete`, {})).status).toBe(303);
     expect((await developer.get(path)).status).toBe(404);
 
-    const db = await openTestDataSource();
-    try {
-      const audit = await db.query<{ action: string; actor: string; organization_id: string }[]>(
-        `SELECT action, actor, organization_id FROM audit_log WHERE target_id = $1 ORDER BY id`,
-        [id],
-      );
-      expect(audit.map((entry) => entry.action)).toEqual([
-        'webhook_endpoint.create',
-        'webhook_endpoint.update',
-        'webhook_endpoint.disable',
-        'webhook_endpoint.enable',
-        'webhook_endpoint.rotate_secret',
-        'webhook_endpoint.delete',
-      ]);
-      expect(new Set(audit.map((entry) => `${entry.actor} ${entry.organization_id}`))).toEqual(
-        new Set([`dashboard:${developerEmail} ${orgId}`]),
-      );
-      expect(JSON.stringify(audit)).not.toContain(secret);
-    } finally {
-      await db.destroy();
-    }
+    const audit = await harness.db.query<
+      { action: string; actor: string; organization_id: string }[]
+    >(`SELECT action, actor, organization_id FROM audit_log WHERE target_id = $1 ORDER BY id`, [
+      id,
+    ]);
+    expect(audit.map((entry) => entry.action)).toEqual([
+      'webhook_endpoint.create',
+      'webhook_endpoint.update',
+      'webhook_endpoint.disable',
+      'webhook_endpoint.enable',
+      'webhook_endpoint.rotate_secret',
+      'webhook_endpoint.delete',
+    ]);
+    expect(new Set(audit.map((entry) => `${entry.actor} ${entry.organization_id}`))).toEqual(
+      new Set([`dashboard:${developerEmail} ${orgId}`]),
+    );
+    expect(JSON.stringify(audit)).not.toContain(secret);
   });
 
   it('pages the event feed and resends an event from its page', async () => {

@@ -2,15 +2,11 @@ import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { WidgetKeysService } from '#app/widgets';
 import { asset } from '../../apps/api/platform/assets/asset.registry.js';
-import { openTestDataSource, testRedisPrefix, truncateAll } from '../support/database.js';
-import {
-  createTestOrganization,
-  type DashboardClient,
-  type DashboardHarness,
-  signedInClient,
-  startDashboardApi,
-} from '../support/dashboard.js';
+import { testRedisPrefix } from '../support/database.js';
+import { type DashboardClient, signedInClient } from '../support/dashboard.js';
 import { waitUntil } from '../support/wait.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const WIDGET_KEY = /wk_(?:live|test)_[0-9a-f]{32}/;
 const SHOP = 'https://shop.example';
@@ -53,7 +49,7 @@ function controlTag(html: string, name: string): string {
  * CSRF, other organizations' keys and hostile input in every field and parameter.
  */
 describe('Dashboard Widget page', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
   let db: DataSource;
   let orgId: string;
   let owner: { client: DashboardClient; email: string };
@@ -61,17 +57,15 @@ describe('Dashboard Widget page', () => {
   let viewer: { client: DashboardClient };
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi(OWN_STORE);
-    db = await openTestDataSource();
-    orgId = await createTestOrganization(harness.api, { name: 'Widget Shop Ltd' });
+    harness = await startHarness({ smtp: true, api: OWN_STORE });
+    db = harness.db;
+    orgId = await createOrganization(harness.api.app, { name: 'Widget Shop Ltd' });
     owner = await signedInClient(harness.api, orgId, 'owner');
     developer = await signedInClient(harness.api, orgId, 'developer');
     viewer = await signedInClient(harness.api, orgId, 'viewer');
   });
 
   afterAll(async () => {
-    await db.destroy();
     await harness.close();
   });
 
@@ -258,7 +252,7 @@ describe('Dashboard Widget page', () => {
   });
 
   it("never shows nor touches another organization's keys, nor the other mode's", async () => {
-    const otherOrg = await createTestOrganization(harness.api, { name: 'Other Shop' });
+    const otherOrg = await createOrganization(harness.api.app, { name: 'Other Shop' });
     const other = await signedInClient(harness.api, otherOrg, 'owner');
     const theirs = await createKey(other.client, 'Theirs');
 
@@ -285,7 +279,7 @@ describe('Dashboard Widget page', () => {
   });
 
   it('creates live keys only for an active organization, test keys meanwhile', async () => {
-    const pendingOrg = await createTestOrganization(harness.api, { status: 'pending_review' });
+    const pendingOrg = await createOrganization(harness.api.app, { status: 'pending_review' });
     const { client } = await signedInClient(harness.api, pendingOrg, 'owner');
     await client.post('/partner/mode', { mode: 'live', next: '/partner/widget' });
 
