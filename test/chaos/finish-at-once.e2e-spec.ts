@@ -1,6 +1,5 @@
-import type { DataSource } from 'typeorm';
 import { ADMIN_HEADERS, testApiEnv } from '../support/api.js';
-import { openTestDataSource, truncateAll } from '../support/database.js';
+import { startHarness, type Harness } from '../support/harness.js';
 import {
   createSandboxTransactions,
   currentCycle,
@@ -8,7 +7,6 @@ import {
   seenSince,
 } from '../support/poller-fixtures.js';
 import { spawnService, type ServiceProcess } from '../support/processes.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
 import { waitUntil } from '../support/wait.js';
 
 const PER_CURRENCY = 500;
@@ -19,27 +17,28 @@ const POLL_INTERVAL_MS = 2000;
  * prices, no lease is lost, and pricing costs one call per currency.
  */
 describe('Poller: a thousand swaps finish at once', () => {
-  let sandbox: TestSandbox;
-  let db: DataSource;
+  let h: Harness;
   let poller: ServiceProcess;
   let ids: string[];
   let organizations: string[];
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({ stepMs: 600_000 });
-    db = await openTestDataSource();
-    const btc = await createSandboxTransactions(sandbox, PER_CURRENCY, 'btc');
-    const ltc = await createSandboxTransactions(sandbox, PER_CURRENCY, 'ltc');
+    h = await startHarness({ sandbox: { stepMs: 600_000 } });
+    const btc = await createSandboxTransactions(h.sandbox, PER_CURRENCY, 'btc');
+    const ltc = await createSandboxTransactions(h.sandbox, PER_CURRENCY, 'ltc');
     ids = [...btc, ...ltc];
     organizations = [
-      await seedSwaps(db, btc, { from: 'btc', feePercent: '1' }),
-      await seedSwaps(db, ltc, { from: 'ltc', feePercent: '1' }),
+      await seedSwaps(h.db, btc, { from: 'btc', organizationId: h.partner.organizationId }),
+      await seedSwaps(h.db, ltc, {
+        from: 'ltc',
+        organizationId: (await h.newPartner()).organizationId,
+      }),
     ];
+    // Started once the swaps are stored, so its first cycle lists all of them.
     poller = await spawnService(
       'poller',
       testApiEnv({
-        PROVIDER_URL: sandbox.url,
+        PROVIDER_URL: h.sandbox.url,
         POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
         POLLER_TICK_MS: '50',
         POLLER_LEASE_MS: '10000',
@@ -48,9 +47,8 @@ describe('Poller: a thousand swaps finish at once', () => {
   }, 120_000);
 
   afterAll(async () => {
-    await poller.stop();
-    await db.destroy();
-    await sandbox.close();
+    await poller?.stop();
+    await h?.close();
   });
 
   async function metric(name: string): Promise<number> {
@@ -60,7 +58,7 @@ describe('Poller: a thousand swaps finish at once', () => {
   }
 
   async function count(sql: string): Promise<number> {
-    const [row] = await db.query<{ count: number }[]>(sql);
+    const [row] = await h.db.query<{ count: number }[]>(sql);
     return row.count;
   }
 
@@ -68,22 +66,22 @@ describe('Poller: a thousand swaps finish at once', () => {
     await waitUntil(
       'a first cycle to list every swap',
       async () => {
-        const cycle = await currentCycle(db);
+        const cycle = await currentCycle(h.db);
         if (!cycle.listingOver) {
           return false;
         }
         const seen = await Promise.all(
-          organizations.map((org) => seenSince(db, org, cycle.startedAt)),
+          organizations.map((org) => seenSince(h.db, org, cycle.startedAt)),
         );
         return seen.every((n) => n === PER_CURRENCY);
       },
       30_000,
     );
-    const pricingBefore = (await sandbox.control.stats()).calls.getExchangeAmount ?? 0;
+    const pricingBefore = (await h.sandbox.control.stats()).calls.getExchangeAmount ?? 0;
 
     for (let i = 0; i < ids.length; i += 50) {
       await Promise.all(
-        ids.slice(i, i + 50).map((id) => sandbox.control.forceStatus(id, 'finished')),
+        ids.slice(i, i + 50).map((id) => h.sandbox.control.forceStatus(id, 'finished')),
       );
     }
     // Every one of them has finished at the provider by now.
@@ -107,7 +105,7 @@ describe('Poller: a thousand swaps finish at once', () => {
 
     const leaseLost = await metric('poller_lease_lost_total');
     const pricingCalls =
-      ((await sandbox.control.stats()).calls.getExchangeAmount ?? 0) - pricingBefore;
+      ((await h.sandbox.control.stats()).calls.getExchangeAmount ?? 0) - pricingBefore;
     process.stdout.write(
       `1000 swaps finished at once: written back in ${seconds.toFixed(1)} s, lease-lost ${leaseLost}, pricing calls ${pricingCalls}\n`,
     );

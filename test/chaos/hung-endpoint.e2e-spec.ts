@@ -1,11 +1,5 @@
-import { pino } from 'pino';
-import request from 'supertest';
-import type { DataSource } from 'typeorm';
-import { loadPollerConfig } from '#app/config';
-import { startPoller, type PollerProcess } from '../../apps/poller/poller.bootstrap.js';
-import { createPartner, type TestPartner } from '../factories/partners.js';
-import { startTestApi, testApiEnv, type TestApi } from '../support/api.js';
-import { openTestDataSource, truncateAll } from '../support/database.js';
+import type { TestPartner } from '../factories/partners.js';
+import { startHarness, type Harness } from '../support/harness.js';
 import { recordStatusChange, seedSwapView } from '../support/events.js';
 import { waitUntil } from '../support/wait.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -26,51 +20,39 @@ function percentile(values: number[], p: number): number {
  * healthy endpoints' deliveries stay fast.
  */
 describe('Webhooks: one receiver hangs every request', () => {
-  let api: TestApi;
-  let poller: PollerProcess;
-  let db: DataSource;
+  let h: Harness;
   let receiver: WebhookReceiver;
 
   beforeAll(async () => {
-    await truncateAll();
     receiver = new WebhookReceiver();
     await receiver.start();
     receiver.answer('/hung', 'hang');
-    api = await startTestApi();
-    poller = await startPoller(
-      loadPollerConfig(testApiEnv({ POLLER_HEALTH_PORT: '0', POLL_INTERVAL_MS: '600000' })),
-      pino({ level: 'silent' }),
-      { shutdownHooks: false },
-    );
-    db = await openTestDataSource();
+    // The poller in this process delivers the webhooks; its swap ticks wait out the test.
+    h = await startHarness({ localPoller: { POLL_INTERVAL_MS: '600000' } });
   }, 60_000);
 
   afterAll(async () => {
     // Closing the receiver first ends the hung requests, so the poller stops without waiting.
     await receiver.close();
-    await poller.close();
-    await db.destroy();
-    await api.close();
+    await h?.close();
   });
 
   async function endpoint(who: TestPartner, path: string): Promise<string> {
-    const res = await request(api.url)
-      .post('/v1/webhook_endpoints')
-      .set('Authorization', who.authorization)
-      .send({ url: `${receiver.url}${path}` })
+    const res = await h
+      .post('/v1/webhook_endpoints', { url: `${receiver.url}${path}` }, who)
       .expect(201);
     return res.body.webhookEndpoint.id as string;
   }
 
   it('keeps the healthy endpoints under 2 s at p99 and stops sending to the hung one', async () => {
-    const a = await createPartner(api.app);
-    const b = await createPartner(api.app);
+    const a = h.partner;
+    const b = await h.newPartner();
     const hung = await endpoint(a, '/hung');
     await endpoint(a, '/a');
     await endpoint(b, '/b');
     const swaps = [
-      { who: a, swap: await seedSwapView(db, api.url, a) },
-      { who: b, swap: await seedSwapView(db, api.url, b) },
+      { who: a, swap: await seedSwapView(h.db, h.api.url, a) },
+      { who: b, swap: await seedSwapView(h.db, h.api.url, b) },
     ];
 
     let inFlightMax = 0;
@@ -80,10 +62,10 @@ describe('Webhooks: one receiver hangs every request', () => {
     let recorded = 0;
     while (Date.now() - started < RUN_MS) {
       for (const { who, swap } of swaps) {
-        await recordStatusChange(api.app, who, swap);
+        await recordStatusChange(h.api.app, who, swap);
       }
       recorded += 1;
-      const [state] = await db.query<{ leased: number; open: boolean }[]>(
+      const [state] = await h.db.query<{ leased: number; open: boolean }[]>(
         `SELECT (SELECT count(*)::int FROM webhook_deliveries
                   WHERE endpoint_id = $1 AND status = 'pending' AND lease_owner IS NOT NULL
                     AND lease_expires_at > now()) AS leased,
@@ -108,7 +90,7 @@ describe('Webhooks: one receiver hangs every request', () => {
       15_000,
       100,
     );
-    const events = await db.query<{ id: string; created_at: Date }[]>(
+    const events = await h.db.query<{ id: string; created_at: Date }[]>(
       `SELECT id, created_at FROM events`,
     );
     const createdAt = new Map(events.map((e) => [e.id, e.created_at.getTime()]));
@@ -129,7 +111,7 @@ describe('Webhooks: one receiver hangs every request', () => {
     // …and once its timeouts opened the circuit, it got no request and held none.
     expect(circuitOpenedAt).not.toBeNull();
     expect(receiver.at('/hung').length).toBe(hungSeenWhenOpened);
-    const [pending] = await db.query<{ pending: number; failed: number }[]>(
+    const [pending] = await h.db.query<{ pending: number; failed: number }[]>(
       `SELECT count(*) FILTER (WHERE status = 'pending')::int AS pending,
               count(*) FILTER (WHERE status = 'failed')::int AS failed
          FROM webhook_deliveries WHERE endpoint_id = $1`,

@@ -1,11 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import request from 'supertest';
-import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
-import { createPartner, type TestPartner } from '../factories/partners.js';
-import { startTestApi, type TestApi } from '../support/api.js';
-import { openTestDataSource, truncateAll } from '../support/database.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import type { TestPartner } from '../factories/partners.js';
+import { startHarness, type Harness } from '../support/harness.js';
 
 const random = (n: number): Uint8Array => randomBytes(n);
 
@@ -15,26 +11,21 @@ const random = (n: number): Uint8Array => randomBytes(n);
  * again.
  */
 describe('Lost upstream answers', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let db: DataSource;
+  let h: Harness;
 
   beforeAll(async () => {
-    // A sandbox's transaction ids follow its seed: swaps left by another suite would collide.
-    await truncateAll();
-    sandbox = await startTestSandbox({}, { timeoutFaultMs: 2500 });
-    api = await startTestApi({ PROVIDER_URL: sandbox.url, PROVIDER_TIMEOUT_MS: '1000' });
-    db = await openTestDataSource();
+    h = await startHarness({
+      sandboxOptions: { timeoutFaultMs: 2500 },
+      api: { PROVIDER_TIMEOUT_MS: '1000' },
+    });
   });
 
   afterAll(async () => {
-    await db.destroy();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   afterEach(async () => {
-    await sandbox.control.clearFaults();
+    await h.sandbox.control.clearFaults();
   });
 
   const body = (address = generateAddress('ethereum', random)) => ({
@@ -45,32 +36,30 @@ describe('Lost upstream answers', () => {
   });
 
   function createSwap(who: TestPartner, payload: object, key: string) {
-    return request(api.url)
-      .post('/v1/swaps')
-      .set('Authorization', who.authorization)
-      .set('Idempotency-Key', key)
-      .send(payload);
+    return h.post('/v1/swaps', payload, who).set('Idempotency-Key', key);
   }
 
   async function createCalls(): Promise<number> {
-    const { calls } = await sandbox.control.stats();
+    const { calls } = await h.sandbox.control.stats();
     return calls.createTransaction ?? 0;
   }
 
   async function swapsOfKey(key: string): Promise<{ provider_transaction_id: string }[]> {
-    return db.query(`SELECT provider_transaction_id FROM swaps WHERE idempotency_key = $1`, [key]);
+    return h.db.query(`SELECT provider_transaction_id FROM swaps WHERE idempotency_key = $1`, [
+      key,
+    ]);
   }
 
   it('creates one transaction when the create and three lookups in a row fail', async () => {
-    const partner = await createPartner(api.app);
+    const partner = await h.newPartner();
     const key = randomUUID();
     const payload = body();
     const before = await createCalls();
 
-    await sandbox.control.setFault({ method: 'createTransaction', mode: 'timeout', count: 1 });
+    await h.sandbox.control.setFault({ method: 'createTransaction', mode: 'timeout', count: 1 });
     await createSwap(partner, payload, key).expect(503);
     for (const fault of ['timeout', 'http_500', 'timeout'] as const) {
-      await sandbox.control.setFault({ method: 'getTransactions', mode: fault, count: 1 });
+      await h.sandbox.control.setFault({ method: 'getTransactions', mode: fault, count: 1 });
       const retry = await createSwap(partner, payload, key).expect(503);
       expect(retry.body.error).toMatchObject({ type: 'upstream_error', code: 'upstream_error' });
     }
@@ -85,11 +74,11 @@ describe('Lost upstream answers', () => {
   });
 
   it('keeps the attempt when storing fails after the provider created the transaction', async () => {
-    const partner = await createPartner(api.app);
+    const partner = await h.newPartner();
     const key = randomUUID();
     const payload = { ...body(), partnerReferenceId: `store-fails-${randomUUID()}` };
     // The database refuses this one swap once the provider has answered.
-    await db.query(`
+    await h.db.query(`
       CREATE OR REPLACE FUNCTION refuse_swap() RETURNS trigger AS $$
       BEGIN
         IF NEW.partner_reference_id = '${payload.partnerReferenceId}' THEN
@@ -97,7 +86,7 @@ describe('Lost upstream answers', () => {
         END IF;
         RETURN NEW;
       END $$ LANGUAGE plpgsql`);
-    await db.query(
+    await h.db.query(
       `CREATE TRIGGER refuse_swap BEFORE INSERT ON swaps FOR EACH ROW EXECUTE FUNCTION refuse_swap()`,
     );
     const before = await createCalls();
@@ -105,8 +94,8 @@ describe('Lost upstream answers', () => {
       const failed = await createSwap(partner, payload, key).expect(503);
       expect(failed.body.error.code).toBe('upstream_error');
     } finally {
-      await db.query(`DROP TRIGGER refuse_swap ON swaps`);
-      await db.query(`DROP FUNCTION refuse_swap()`);
+      await h.db.query(`DROP TRIGGER refuse_swap ON swaps`);
+      await h.db.query(`DROP FUNCTION refuse_swap()`);
     }
 
     await createSwap(partner, payload, key).expect(201);
@@ -120,7 +109,7 @@ describe('Lost upstream answers', () => {
   });
 
   it("never takes another partner's transaction with the same address, pair and amount", async () => {
-    const [first, second] = [await createPartner(api.app), await createPartner(api.app)];
+    const [first, second] = [await h.newPartner(), await h.newPartner()];
     const [firstKey, secondKey] = [randomUUID(), randomUUID()];
     const address = generateAddress('ethereum', random);
     // Both answers are lost; the first partner's transaction is the newer of the two.
@@ -128,7 +117,7 @@ describe('Lost upstream answers', () => {
       [second, secondKey],
       [first, firstKey],
     ] as const) {
-      await sandbox.control.setFault({ method: 'createTransaction', mode: 'timeout', count: 1 });
+      await h.sandbox.control.setFault({ method: 'createTransaction', mode: 'timeout', count: 1 });
       await createSwap(who, body(address), key).expect(503);
     }
 
@@ -139,11 +128,11 @@ describe('Lost upstream answers', () => {
 
     for (const key of [firstKey, secondKey]) {
       const [swap] = await swapsOfKey(key);
-      const [{ marker }] = await db.query<{ marker: string }[]>(
+      const [{ marker }] = await h.db.query<{ marker: string }[]>(
         `SELECT upstream_attempt->>'marker' AS marker FROM idempotency_keys WHERE key = $1`,
         [key],
       );
-      const tx = await sandbox.control.transaction(swap.provider_transaction_id);
+      const tx = await h.sandbox.control.transaction(swap.provider_transaction_id);
       expect(tx.userMetadata).toBe(`attempt:${marker}`);
     }
   });

@@ -1,7 +1,6 @@
 import request from 'supertest';
-import { createPartner, type TestPartner } from '../factories/partners.js';
 import { startTestApi, type TestApi } from '../support/api.js';
-import { truncateAll } from '../support/database.js';
+import { startHarness, type Harness } from '../support/harness.js';
 
 const RATE_PER_SECOND = 45;
 const SECONDS = 6;
@@ -13,17 +12,18 @@ const SECONDS = 6;
  * second instead of being locked out.
  */
 describe('Rate limits: a client retrying at 1.5 times its limit', () => {
+  let h: Harness;
   let replicas: TestApi[];
-  let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
-    replicas = [await startTestApi(), await startTestApi()];
-    partner = await createPartner(replicas[0].app);
+    h = await startHarness();
+    // A second replica beside the harness's, on the same database, Redis prefix and provider.
+    replicas = [h.api, await startTestApi({ PROVIDER_URL: h.sandbox.url })];
   }, 60_000);
 
   afterAll(async () => {
-    await Promise.all(replicas.map((api) => api.close()));
+    await replicas?.[1].close();
+    await h?.close();
   });
 
   it('gets 25 to 30 requests through every second, across replicas', async () => {
@@ -36,7 +36,7 @@ describe('Rate limits: a client retrying at 1.5 times its limit', () => {
       sends.push(
         request(replicas[i % 2].url)
           .get('/v1/swaps?limit=1')
-          .set('Authorization', partner.authorization)
+          .set('Authorization', h.partner.authorization)
           .then((res) => ({ at, status: res.status })),
       );
     }

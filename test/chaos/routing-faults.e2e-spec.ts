@@ -1,19 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import request from 'supertest';
-import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
 import type { ProviderName } from '#app/domain';
-import { createPartner, type TestPartner } from '../factories/partners.js';
 import { startTestApi, type TestApi } from '../support/api.js';
-import { openTestDataSource, truncateAll } from '../support/database.js';
-import {
-  bothProviders,
-  sandboxTransactions,
-  startTestSandbox,
-  type FaultRequest,
-  type TestSandbox,
-} from '../support/sandbox.js';
+import { startHarness, type Harness } from '../support/harness.js';
+import { bothProviders, sandboxTransactions, type FaultRequest } from '../support/sandbox.js';
 
 /** How long each provider keeps each fault while creates go on. */
 const PHASE_MS = 3_000;
@@ -42,30 +34,24 @@ interface Creation {
  * the transaction its provider holds.
  */
 describe('Routing under provider faults', () => {
-  let sandbox: TestSandbox;
+  let h: Harness;
   let apis: TestApi[];
-  let db: DataSource;
-  let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox({ stepMs: 60_000 }, { timeoutFaultMs: 2_000 });
-    const env = {
-      ...bothProviders(sandbox),
-      PROVIDER_TIMEOUT_MS: '1000',
-      CHANGENOW_TIMEOUT_MS: '1000',
-    };
-    apis = [await startTestApi(env), await startTestApi(env)];
-    db = await openTestDataSource();
-    partner = await createPartner(apis[0].app);
+    const timeouts = { PROVIDER_TIMEOUT_MS: '1000', CHANGENOW_TIMEOUT_MS: '1000' };
+    h = await startHarness({
+      sandbox: { stepMs: 60_000 },
+      sandboxOptions: { timeoutFaultMs: 2_000 },
+      providers: 'both',
+      api: timeouts,
+    });
+    // The second replica, beside the harness's.
+    apis = [h.api, await startTestApi({ ...bothProviders(h.sandbox), ...timeouts })];
   }, 60_000);
 
   afterAll(async () => {
-    await db.destroy();
-    for (const api of apis) {
-      await api.close();
-    }
-    await sandbox.close();
+    await apis?.[1].close();
+    await h?.close();
   });
 
   let sent = 0;
@@ -74,7 +60,7 @@ describe('Routing under provider faults', () => {
     const api = apis[sent++ % apis.length];
     const res = await request(api.url)
       .post('/v1/swaps')
-      .set('Authorization', partner.authorization)
+      .set('Authorization', h.partner.authorization)
       .set('Idempotency-Key', creation.key)
       .send({ from: 'btc', to: 'eth', amountFrom: '0.1', address: creation.address });
     creation.answers.push(res.status);
@@ -85,8 +71,8 @@ describe('Routing under provider faults', () => {
 
   async function favour(better: ProviderName): Promise<void> {
     const worse: ProviderName = better === 'changelly' ? 'changenow' : 'changelly';
-    await sandbox.control.setSpread(better, 'btc', 'eth', 0);
-    await sandbox.control.setSpread(worse, 'btc', 'eth', 500);
+    await h.sandbox.control.setSpread(better, 'btc', 'eth', 0);
+    await h.sandbox.control.setSpread(worse, 'btc', 'eth', 500);
   }
 
   it('creates every swap once, at one provider, whatever fails', async () => {
@@ -117,9 +103,9 @@ describe('Routing under provider faults', () => {
         for (const mode of ['timeout', 'http_500', 'rate_limit'] as const) {
           phase = `${provider} ${mode}`;
           const fault: FaultRequest = { provider, method: CREATE[provider], mode, count: 1_000 };
-          await sandbox.control.setFault(fault);
+          await h.sandbox.control.setFault(fault);
           await sleep(PHASE_MS);
-          await sandbox.control.clearFaults();
+          await h.sandbox.control.clearFaults();
         }
       }
     } finally {
@@ -137,17 +123,17 @@ describe('Routing under provider faults', () => {
 
     const lost = creations.filter((c) => c.swapId === null);
     expect(lost.map((c) => c.answers)).toEqual([]);
-    const stored = await db.query<
+    const stored = await h.db.query<
       { id: string; provider: ProviderName; tx: string; address: string }[]
     >(
       `SELECT id, provider, provider_transaction_id AS tx, payout_address AS address
          FROM swaps WHERE organization_id = $1`,
-      [partner.organizationId],
+      [h.partner.organizationId],
     );
     expect(stored).toHaveLength(creations.length);
     expect(new Set(stored.map((s) => s.id))).toEqual(new Set(creations.map((c) => c.swapId)));
     const made = (['changelly', 'changenow'] as const).flatMap((provider) =>
-      sandboxTransactions(sandbox, provider).map((tx) => ({
+      sandboxTransactions(h.sandbox, provider).map((tx) => ({
         provider,
         id: tx.id,
         address: tx.payoutAddress,

@@ -1,11 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import request from 'supertest';
-import type { DataSource } from 'typeorm';
 import { generateAddress } from '#app/chains';
-import { createPartner } from '../factories/partners.js';
-import { startTestApi, type TestApi } from '../support/api.js';
-import { openTestDataSource, truncateAll } from '../support/database.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { startHarness, type Harness } from '../support/harness.js';
 
 /** The idempotency lock was once a fixed 30 s; this create outlasts it. */
 const OLD_LOCK_MS = 30_000;
@@ -17,26 +12,17 @@ const CREATE_TAKES_MS = OLD_LOCK_MS + 2_000;
  * retries during the call.
  */
 describe('A provider slower than the old idempotency lock', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let db: DataSource;
+  let h: Harness;
 
   beforeAll(async () => {
-    // A sandbox's transaction ids follow its seed: swaps left by another suite would collide.
-    await truncateAll();
-    sandbox = await startTestSandbox();
-    api = await startTestApi({ PROVIDER_URL: sandbox.url, PROVIDER_TIMEOUT_MS: '60000' });
-    db = await openTestDataSource();
+    h = await startHarness({ api: { PROVIDER_TIMEOUT_MS: '60000' } });
   });
 
   afterAll(async () => {
-    await db.destroy();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   it('keeps the key locked for the whole call: a retry after 31 s makes no second transaction', async () => {
-    const partner = await createPartner(api.app);
     const key = randomUUID();
     const payload = {
       from: 'btc',
@@ -44,14 +30,9 @@ describe('A provider slower than the old idempotency lock', () => {
       amountFrom: '0.1',
       address: generateAddress('ethereum', (n) => randomBytes(n)),
     };
-    const create = () =>
-      request(api.url)
-        .post('/v1/swaps')
-        .set('Authorization', partner.authorization)
-        .set('Idempotency-Key', key)
-        .send(payload);
-    const callsBefore = (await sandbox.control.stats()).calls.createTransaction ?? 0;
-    await sandbox.control.setFault({
+    const create = () => h.post('/v1/swaps', payload).set('Idempotency-Key', key);
+    const callsBefore = (await h.sandbox.control.stats()).calls.createTransaction ?? 0;
+    await h.sandbox.control.setFault({
       method: 'createTransaction',
       mode: 'timeout',
       delayMs: CREATE_TAKES_MS,
@@ -77,8 +58,8 @@ describe('A provider slower than the old idempotency lock', () => {
     for (const res of answers.filter((r) => r.status === 201)) {
       expect(res.body.swap.id).toBe(settled.body.swap.id);
     }
-    const calls = ((await sandbox.control.stats()).calls.createTransaction ?? 0) - callsBefore;
-    const swaps = await db.query<unknown[]>(`SELECT id FROM swaps WHERE idempotency_key = $1`, [
+    const calls = ((await h.sandbox.control.stats()).calls.createTransaction ?? 0) - callsBefore;
+    const swaps = await h.db.query<unknown[]>(`SELECT id FROM swaps WHERE idempotency_key = $1`, [
       key,
     ]);
     process.stdout.write(
