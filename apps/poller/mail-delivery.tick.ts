@@ -7,6 +7,7 @@ import {
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectConfig, TICKS_CONFIG, type TicksConfig } from '#app/config';
 import { MailDispatcher } from '#app/mail';
+import { ScheduledLoop } from './scheduled-loop.js';
 import { SwapPollerTick } from './swap-poller.tick.js';
 
 /**
@@ -18,29 +19,27 @@ import { SwapPollerTick } from './swap-poller.tick.js';
 @Injectable()
 export class MailDeliveryTick implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(MailDeliveryTick.name);
-  private readonly timerName: string;
-  private running: Promise<void> = Promise.resolve();
+  private readonly loop: ScheduledLoop;
   private stopping = false;
 
   constructor(
     private readonly dispatcher: MailDispatcher,
-    private readonly scheduler: SchedulerRegistry,
+    scheduler: SchedulerRegistry,
     poller: SwapPollerTick,
-    @InjectConfig(TICKS_CONFIG) private readonly ticks: TicksConfig,
+    @InjectConfig(TICKS_CONFIG) ticks: TicksConfig,
   ) {
-    this.timerName = `mail-delivery:${poller.owner}`;
+    this.loop = new ScheduledLoop(scheduler, `mail-delivery:${poller.owner}`, ticks.mailMs, () =>
+      this.tick(),
+    );
   }
 
   onApplicationBootstrap(): void {
-    this.arm(0);
+    this.loop.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    if (this.scheduler.doesExist('timeout', this.timerName)) {
-      this.scheduler.deleteTimeout(this.timerName);
-    }
-    await this.running;
+    await this.loop.stop();
   }
 
   /** Sends due mail until a round finds none. */
@@ -55,16 +54,5 @@ export class MailDeliveryTick implements OnApplicationBootstrap, BeforeApplicati
         'mail round failed; its mail is sent once the leases run out',
       );
     }
-  }
-
-  private arm(delayMs: number): void {
-    if (this.stopping) {
-      return;
-    }
-    const timer = setTimeout(() => {
-      this.scheduler.deleteTimeout(this.timerName);
-      this.running = this.tick().then(() => this.arm(this.ticks.mailMs));
-    }, delayMs);
-    this.scheduler.addTimeout(this.timerName, timer);
   }
 }

@@ -11,6 +11,7 @@ import { InjectConfig, TICKS_CONFIG, type TicksConfig } from '#app/config';
 import { PollMetrics, SwapPollingService, type PollLane } from '#app/polling';
 import { SwapsRepository } from '#app/swaps';
 import { traceRoot } from '#app/tracing';
+import { ScheduledLoop } from './scheduled-loop.js';
 
 /** The lag gauges are refreshed this often, not every tick. */
 const LAG_EVERY_MS = 10_000;
@@ -26,7 +27,7 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
   private readonly logger = new Logger(SwapPollerTick.name);
   /** Lease owner: unique per process and per instance (tests run several in one process). */
   readonly owner = `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
-  private readonly inFlight = new Set<Promise<void>>();
+  private readonly loops: ScheduledLoop[];
   private readonly lagMeasuredAt = new Map<PollLane['name'], number>();
   private stopping = false;
 
@@ -34,13 +35,23 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
     private readonly polling: SwapPollingService,
     private readonly swaps: SwapsRepository,
     private readonly metrics: PollMetrics,
-    private readonly scheduler: SchedulerRegistry,
-    @InjectConfig(TICKS_CONFIG) private readonly ticks: TicksConfig,
-  ) {}
+    scheduler: SchedulerRegistry,
+    @InjectConfig(TICKS_CONFIG) ticks: TicksConfig,
+  ) {
+    this.loops = polling.lanes.map(
+      (lane) =>
+        new ScheduledLoop(
+          scheduler,
+          `swap-poller:${lane.name}:${this.owner}`,
+          lane.livemode ? ticks.pollMs : ticks.testPollMs,
+          () => this.tick(lane),
+        ),
+    );
+  }
 
   onApplicationBootstrap(): void {
-    for (const lane of this.polling.lanes) {
-      this.arm(lane, 0);
+    for (const loop of this.loops) {
+      loop.start();
     }
     this.logger.log(
       { owner: this.owner, lanes: this.polling.lanes.map((l) => l.name) },
@@ -50,12 +61,7 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    for (const lane of this.polling.lanes) {
-      if (this.scheduler.doesExist('timeout', this.timerName(lane))) {
-        this.scheduler.deleteTimeout(this.timerName(lane));
-      }
-    }
-    await Promise.all(this.inFlight);
+    await Promise.all(this.loops.map((loop) => loop.stop()));
     const released = await this.swaps.releaseLeases(this.owner);
     this.logger.log({ owner: this.owner, released }, 'poller stopped');
   }
@@ -88,26 +94,5 @@ export class SwapPollerTick implements OnApplicationBootstrap, BeforeApplication
         'poll tick failed; retried next tick',
       );
     }
-  }
-
-  private timerName(lane: PollLane): string {
-    return `swap-poller:${lane.name}:${this.owner}`;
-  }
-
-  private arm(lane: PollLane, delayMs: number): void {
-    if (this.stopping) {
-      return;
-    }
-    const name = this.timerName(lane);
-    const timer = setTimeout(() => {
-      this.scheduler.deleteTimeout(name);
-      const running = this.tick(lane).finally(() => {
-        this.inFlight.delete(running);
-        this.arm(lane, lane.livemode ? this.ticks.pollMs : this.ticks.testPollMs);
-      });
-      this.inFlight.add(running);
-    }, delayMs);
-    // Registered so the schedule module owns it: listed, and cleared on shutdown.
-    this.scheduler.addTimeout(name, timer);
   }
 }

@@ -8,6 +8,7 @@ import { SchedulerRegistry } from '@nestjs/schedule';
 import { InjectConfig, TICKS_CONFIG, type TicksConfig } from '#app/config';
 import { PollMetrics } from '#app/polling';
 import { WebhookDispatcher } from '#app/webhooks';
+import { ScheduledLoop } from './scheduled-loop.js';
 import { SwapPollerTick } from './swap-poller.tick.js';
 
 /** The backlog gauges are refreshed this often, not every tick. */
@@ -25,7 +26,7 @@ const BACKLOG_EVERY_MS = 5_000;
 @Injectable()
 export class WebhookDeliveryTick implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(WebhookDeliveryTick.name);
-  private readonly timerName: string;
+  private readonly loop: ScheduledLoop;
   private readonly sending = new Set<Promise<void>>();
   private ticking: Promise<void> = Promise.resolve();
   /** A round is queued behind the one running. */
@@ -38,22 +39,25 @@ export class WebhookDeliveryTick implements OnApplicationBootstrap, BeforeApplic
   constructor(
     private readonly dispatcher: WebhookDispatcher,
     private readonly metrics: PollMetrics,
-    private readonly scheduler: SchedulerRegistry,
+    scheduler: SchedulerRegistry,
     private readonly poller: SwapPollerTick,
-    @InjectConfig(TICKS_CONFIG) private readonly ticks: TicksConfig,
+    @InjectConfig(TICKS_CONFIG) ticks: TicksConfig,
   ) {
-    this.timerName = `webhook-delivery:${poller.owner}`;
+    this.loop = new ScheduledLoop(
+      scheduler,
+      `webhook-delivery:${poller.owner}`,
+      ticks.webhookMs,
+      () => this.round(),
+    );
   }
 
   onApplicationBootstrap(): void {
-    this.arm(0);
+    this.loop.start();
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
-    if (this.scheduler.doesExist('timeout', this.timerName)) {
-      this.scheduler.deleteTimeout(this.timerName);
-    }
+    await this.loop.stop();
     await this.ticking;
     await Promise.all(this.sending);
     const released = await this.dispatcher.releaseLeases(this.poller.owner);
@@ -114,16 +118,5 @@ export class WebhookDeliveryTick implements OnApplicationBootstrap, BeforeApplic
       { owner: this.poller.owner, err: error instanceof Error ? error.message : String(error) },
       'webhook delivery failed; retried once its lease runs out',
     );
-  }
-
-  private arm(delayMs: number): void {
-    if (this.stopping) {
-      return;
-    }
-    const timer = setTimeout(() => {
-      this.scheduler.deleteTimeout(this.timerName);
-      void this.round().then(() => this.arm(this.ticks.webhookMs));
-    }, delayMs);
-    this.scheduler.addTimeout(this.timerName, timer);
   }
 }
