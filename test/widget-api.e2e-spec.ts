@@ -3,14 +3,12 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import request from 'supertest';
-import type { DataSource } from 'typeorm';
 import { asset } from '../apps/api/platform/assets/asset.registry.js';
-import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
-import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
-import { openTestDataSource, testRedisPrefix, truncateAll } from './support/database.js';
+import { issueCredential, type TestPartner } from './factories/partners.js';
+import { testApiEnv, TEST_ADMIN_TOKEN } from './support/api.js';
 import { admin, CLI_RUN_MS } from './support/cli.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { spawnServices, type ServiceProcess } from './support/processes.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 
 const ADMIN = `Bearer ${TEST_ADMIN_TOKEN}`;
@@ -35,14 +33,10 @@ interface Swap {
 
 /**
  * The swap widget's keys and browser API (`/widget-api/v1`) against a real api, Postgres, Redis
- * and two sandboxes (live and test); the cross-replica rules against two api processes.
+ * and the sandbox (live and test); the cross-replica rules against two api processes.
  */
 describe('Widget keys and the widget API', () => {
-  let liveSandbox: TestSandbox;
-  let testSandbox: TestSandbox;
-  let api: TestApi;
-  let db: DataSource;
-  let partner: TestPartner;
+  let h: Harness;
   let tester: TestPartner;
   let testKey: WidgetKey;
   let liveKey: WidgetKey;
@@ -54,7 +48,7 @@ describe('Widget keys and the widget API', () => {
     return `10.9.${(ipNo >> 8) & 255}.${ipNo & 255}`;
   }
 
-  function createKey(organizationId: string, body: object, url = api.url): request.Test {
+  function createKey(organizationId: string, body: object, url = h.api.url): request.Test {
     return request(url)
       .post(`/admin/organizations/${organizationId}/widget_keys`)
       .set('Authorization', ADMIN)
@@ -79,7 +73,7 @@ describe('Widget keys and the widget API', () => {
     origin: string | null = SHOP,
     ip = nextIp(),
   ): request.Test {
-    const req = request(api.url)
+    const req = request(h.api.url)
       [method](`/widget-api/v1${path}`)
       .set('X-Widget-Key', key)
       .set('X-Forwarded-For', ip);
@@ -87,7 +81,7 @@ describe('Widget keys and the widget API', () => {
   }
 
   async function testAddress(currency = 'eth'): Promise<string> {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .get(`/v1/test_helpers/addresses?currency=${currency}`)
       .set('Authorization', tester.authorization)
       .set('X-Forwarded-For', nextIp())
@@ -106,30 +100,23 @@ describe('Widget keys and the widget API', () => {
   }
 
   beforeAll(async () => {
-    await truncateAll();
-    liveSandbox = await startTestSandbox({ stepMs: 300 });
-    testSandbox = await startTestSandbox({ stepMs: 300 });
-    api = await startTestApi({
-      PROVIDER_URL: liveSandbox.url,
-      TEST_PROVIDER_URL: testSandbox.url,
-      TRUST_PROXY_HOPS: '1',
+    h = await startHarness({
+      sandbox: { stepMs: 300 },
+      api: { TRUST_PROXY_HOPS: '1' },
+      partner: { feePercent: '2' },
     });
-    db = await openTestDataSource();
-    partner = await createPartner(api.app, { feePercent: '2' });
-    tester = await issueCredential(api.app, partner, 'test');
-    testKey = await newKey(partner.organizationId, 'test');
-    liveKey = await newKey(partner.organizationId, 'live');
+    tester = await issueCredential(h.api.app, h.partner, 'test');
+    testKey = await newKey(h.partner.organizationId, 'test');
+    liveKey = await newKey(h.partner.organizationId, 'live');
   }, 60_000);
 
   afterAll(async () => {
-    await db.destroy();
-    await api.close();
-    await Promise.all([liveSandbox.close(), testSandbox.close()]);
+    await h?.close();
   });
 
   describe('keys', () => {
     it('creates a key with exactly the documented fields, audited', async () => {
-      const res = await createKey(partner.organizationId, {
+      const res = await createKey(h.partner.organizationId, {
         mode: 'test',
         name: 'Checkout',
         allowedOrigins: ['HTTPS://Checkout.Example:443', 'http://localhost:8080'],
@@ -146,7 +133,7 @@ describe('Widget keys and the widget API', () => {
         },
       });
       const { key } = (res.body as { widgetKey: WidgetKey }).widgetKey;
-      const audit = await request(api.url)
+      const audit = await request(h.api.url)
         .get('/admin/audit')
         .set('Authorization', ADMIN)
         .set('X-Forwarded-For', nextIp())
@@ -170,7 +157,7 @@ describe('Widget keys and the widget API', () => {
       ['a NUL', ['https://shop.example\u0000']],
       ['a lone surrogate', ['https://shop.example\ud800']],
     ])('refuses allowed origins with %s: 400 naming allowedOrigins', async (_, allowedOrigins) => {
-      const res = await createKey(partner.organizationId, {
+      const res = await createKey(h.partner.organizationId, {
         mode: 'test',
         name: 'Bad',
         allowedOrigins,
@@ -182,7 +169,7 @@ describe('Widget keys and the widget API', () => {
 
     it('accepts 20 origins', async () => {
       const allowedOrigins = Array.from({ length: 20 }, (_, i) => `https://s${i}.example`);
-      const res = await createKey(partner.organizationId, {
+      const res = await createKey(h.partner.organizationId, {
         mode: 'test',
         name: 'Many',
         allowedOrigins,
@@ -198,14 +185,14 @@ describe('Widget keys and the widget API', () => {
       [{ mode: 'test', name: { $ne: 1 }, allowedOrigins: [SHOP] }, 'name'],
       [{ mode: 'test', name: 'x', allowedOrigins: [SHOP], extra: 1 }, 'extra'],
     ])('refuses %j naming %s', async (body, param) => {
-      const res = await createKey(partner.organizationId, body);
+      const res = await createKey(h.partner.organizationId, body);
 
       expect(res.status).toBe(400);
       expect(res.body.error.param).toBe(param);
     });
 
     it('issues live keys only to active organizations; test keys also while under review', async () => {
-      const pending = await createPartner(api.app, { status: 'pending_review' });
+      const pending = await h.newPartner({ status: 'pending_review' });
 
       const live = await createKey(pending.organizationId, {
         mode: 'live',
@@ -227,27 +214,27 @@ describe('Widget keys and the widget API', () => {
       await createKey(randomUUID(), { mode: 'test', name: 'x', allowedOrigins: [SHOP] }).expect(
         404,
       );
-      await request(api.url)
+      await request(h.api.url)
         .post(`/admin/widget_keys/wk_test_${'0'.repeat(32)}/revoke`)
         .set('Authorization', ADMIN)
         .set('X-Forwarded-For', nextIp())
         .expect(404);
-      await request(api.url)
-        .get(`/admin/organizations/${partner.organizationId}/widget_keys`)
+      await request(h.api.url)
+        .get(`/admin/organizations/${h.partner.organizationId}/widget_keys`)
         .set('X-Forwarded-For', nextIp())
         .expect(401);
     });
 
     it('lists the keys of an organization, revoked ones with their revocation time', async () => {
-      const doomed = await newKey(partner.organizationId, 'test');
-      await request(api.url)
+      const doomed = await newKey(h.partner.organizationId, 'test');
+      await request(h.api.url)
         .post(`/admin/widget_keys/${doomed.key}/revoke`)
         .set('Authorization', ADMIN)
         .set('X-Forwarded-For', nextIp())
         .expect(200);
 
-      const res = await request(api.url)
-        .get(`/admin/organizations/${partner.organizationId}/widget_keys`)
+      const res = await request(h.api.url)
+        .get(`/admin/organizations/${h.partner.organizationId}/widget_keys`)
         .set('Authorization', ADMIN)
         .set('X-Forwarded-For', nextIp())
         .expect(200);
@@ -287,7 +274,7 @@ describe('Widget keys and the widget API', () => {
     });
 
     it('admits the hosted widget page itself: its own origin, or same-origin without Origin', async () => {
-      const own = new URL(api.url);
+      const own = new URL(h.api.url);
       const sameOrigin = await widget('get', '/currencies', testKey.key, `http://${own.host}`);
       const noOrigin = await widget('get', '/currencies', testKey.key, null).set(
         'Sec-Fetch-Site',
@@ -328,7 +315,7 @@ describe('Widget keys and the widget API', () => {
           code: 'unauthenticated',
         });
       }
-      await request(api.url)
+      await request(h.api.url)
         .get('/widget-api/v1/currencies')
         .set('Origin', SHOP)
         .set('X-Forwarded-For', nextIp())
@@ -336,7 +323,7 @@ describe('Widget keys and the widget API', () => {
     });
 
     it('never takes a partner credential', async () => {
-      await request(api.url)
+      await request(h.api.url)
         .get('/widget-api/v1/currencies')
         .set('Authorization', tester.authorization)
         .set('Origin', SHOP)
@@ -345,13 +332,13 @@ describe('Widget keys and the widget API', () => {
     });
 
     it('allows a preflight from an origin some active key lists, and only that', async () => {
-      const listed = await request(api.url)
+      const listed = await request(h.api.url)
         .options('/widget-api/v1/swaps')
         .set('Origin', OTHER_SHOP)
         .set('Access-Control-Request-Method', 'POST')
         .set('Access-Control-Request-Headers', 'content-type,idempotency-key,x-widget-key')
         .expect(204);
-      const unlisted = await request(api.url)
+      const unlisted = await request(h.api.url)
         .options('/widget-api/v1/swaps')
         .set('Origin', STRANGER)
         .set('Access-Control-Request-Method', 'POST');
@@ -377,13 +364,13 @@ describe('Widget keys and the widget API', () => {
       const { swap, statusToken } = res.body as { swap: Swap; statusToken: string };
       expect(swap.livemode).toBe(false);
       expect(Buffer.from(statusToken, 'base64url').length).toBeGreaterThanOrEqual(16);
-      const listed = await request(api.url)
+      const listed = await request(h.api.url)
         .get('/v1/swaps')
         .set('Authorization', tester.authorization)
         .set('X-Forwarded-For', nextIp())
         .expect(200);
       expect((listed.body as { swaps: Swap[] }).swaps.map((s) => s.id)).toContain(swap.id);
-      const rows: { status_token_hash: string }[] = await db.query(
+      const rows: { status_token_hash: string }[] = await h.db.query(
         'SELECT status_token_hash FROM widget_swaps WHERE swap_id = $1',
         [swap.id],
       );
@@ -391,7 +378,7 @@ describe('Widget keys and the widget API', () => {
         createHash('sha256').update(statusToken).digest('hex'),
       );
       const stored = JSON.stringify(
-        await db.query('SELECT * FROM swaps s JOIN widget_swaps w ON w.swap_id = s.id'),
+        await h.db.query('SELECT * FROM swaps s JOIN widget_swaps w ON w.swap_id = s.id'),
       );
       expect(stored).not.toContain(statusToken);
     });
@@ -474,7 +461,7 @@ describe('Widget keys and the widget API', () => {
       const created = await createSwap(testKey.key);
       expect(created.status).toBe(201);
       const { swap, statusToken } = created.body as { swap: Swap; statusToken: string };
-      const other = await createPartner(api.app);
+      const other = await h.newPartner();
       const otherKey = await newKey(other.organizationId, 'test');
       const read = (key: string, token?: string) => {
         const req = widget('get', `/swaps/${swap.id}`, key);
@@ -496,7 +483,7 @@ describe('Widget keys and the widget API', () => {
         .send({})
         .expect(404);
       // A partner API swap has no token at all.
-      const api1 = await request(api.url)
+      const api1 = await request(h.api.url)
         .post('/v1/swaps')
         .set('Authorization', tester.authorization)
         .set('Idempotency-Key', randomUUID())
@@ -556,17 +543,17 @@ describe('Widget keys and the widget API', () => {
         .expect(201);
 
       expect((res.body as { quote: { amountTo: string } }).quote.amountTo).toBeDefined();
-      const row: { organization_id: string; livemode: boolean }[] = await db.query(
+      const row: { organization_id: string; livemode: boolean }[] = await h.db.query(
         'SELECT organization_id, livemode FROM swaps WHERE id = $1',
         [(swap.body as { swap: Swap }).swap.id],
       );
-      expect(row[0]).toEqual({ organization_id: partner.organizationId, livemode: true });
+      expect(row[0]).toEqual({ organization_id: h.partner.organizationId, livemode: true });
     });
 
     it('refuses a live key of an organization that is no longer active', async () => {
-      const org = await createPartner(api.app);
+      const org = await h.newPartner();
       const key = await newKey(org.organizationId, 'live');
-      await request(api.url)
+      await request(h.api.url)
         .patch(`/admin/organizations/${org.organizationId}`)
         .set('Authorization', ADMIN)
         .set('X-Forwarded-For', nextIp())
@@ -583,11 +570,11 @@ describe('Widget keys and the widget API', () => {
     });
 
     it('answers the hosted page of a suspended organization 404, as for an unknown key', async () => {
-      const org = await createPartner(api.app);
+      const org = await h.newPartner();
       const live = await newKey(org.organizationId, 'live');
       const test = await newKey(org.organizationId, 'test');
-      await request(api.url).get(`/widget?key=${live.key}`).expect(200);
-      await request(api.url)
+      await request(h.api.url).get(`/widget?key=${live.key}`).expect(200);
+      await request(h.api.url)
         .patch(`/admin/organizations/${org.organizationId}`)
         .set('Authorization', ADMIN)
         .set('X-Forwarded-For', nextIp())
@@ -599,9 +586,9 @@ describe('Widget keys and the widget API', () => {
         async () => (await widget('get', '/currencies', live.key)).status === 403,
         5_000,
       );
-      const unknown = await request(api.url).get(`/widget?key=wk_live_${'2'.repeat(32)}`);
+      const unknown = await request(h.api.url).get(`/widget?key=wk_live_${'2'.repeat(32)}`);
       for (const key of [live.key, test.key]) {
-        const page = await request(api.url).get(`/widget?key=${key}`);
+        const page = await request(h.api.url).get(`/widget?key=${key}`);
         expect(page.status).toBe(404);
         expect(page.text).toBe(unknown.text);
         expect(page.text).not.toContain(key);
@@ -612,7 +599,7 @@ describe('Widget keys and the widget API', () => {
 
   describe('limits', () => {
     it('allows 30 requests a second per key, then 429 with the headers', async () => {
-      const key = await newKey(partner.organizationId, 'test');
+      const key = await newKey(h.partner.organizationId, 'test');
       let refused: request.Response | undefined;
       for (let wave = 0; wave < 5 && !refused; wave += 1) {
         const answers = await Promise.all(
@@ -631,8 +618,8 @@ describe('Widget keys and the widget API', () => {
     });
 
     it('never lets a burst on one key starve another organization of the upstream', async () => {
-      const busy = await newKey((await createPartner(api.app)).organizationId, 'live');
-      const quiet = await newKey((await createPartner(api.app)).organizationId, 'live');
+      const busy = await newKey((await h.newPartner()).organizationId, 'live');
+      const quiet = await newKey((await h.newPartner()).organizationId, 'live');
       const quote = (key: string, amountFrom: string) =>
         widget('post', '/quotes', key).send({ from: 'btc', to: 'eth', amountFrom });
 
@@ -649,7 +636,7 @@ describe('Widget keys and the widget API', () => {
     });
 
     it('allows 10 swap creations a minute per address on a key', async () => {
-      const key = await newKey(partner.organizationId, 'test');
+      const key = await newKey(h.partner.organizationId, 'test');
       const ip = nextIp();
       const statuses: number[] = [];
       for (let i = 0; i < 11; i += 1) {
@@ -667,9 +654,9 @@ describe('Widget keys and the widget API', () => {
 
   describe('hosted page and loader', () => {
     it('serves the widget only for a live key, framed only by its origins', async () => {
-      const page = await request(api.url).get(`/widget?key=${testKey.key}`).expect(200);
-      const unknown = await request(api.url).get(`/widget?key=wk_test_${'1'.repeat(32)}`);
-      const missing = await request(api.url).get('/widget');
+      const page = await request(h.api.url).get(`/widget?key=${testKey.key}`).expect(200);
+      const unknown = await request(h.api.url).get(`/widget?key=wk_test_${'1'.repeat(32)}`);
+      const missing = await request(h.api.url).get('/widget');
 
       expect(page.headers['content-security-policy']).toContain(
         `frame-ancestors ${SHOP} ${OTHER_SHOP}`,
@@ -682,8 +669,8 @@ describe('Widget keys and the widget API', () => {
     });
 
     it('serves the loader to any page, and version 1 with the bytes partners pinned', async () => {
-      const current = await request(api.url).get('/widget.js').expect(200);
-      const v1 = await request(api.url).get('/widget/v1.js').expect(200);
+      const current = await request(h.api.url).get('/widget.js').expect(200);
+      const v1 = await request(h.api.url).get('/widget/v1.js').expect(200);
       const sri = (text: string) => `sha384-${createHash('sha384').update(text).digest('base64')}`;
 
       for (const loader of [current, v1]) {
@@ -819,7 +806,7 @@ describe('Widget keys and the widget API', () => {
       async () => {
         const created = await admin(
           'widget-key:create',
-          partner.organizationId,
+          h.partner.organizationId,
           '--name',
           'From the CLI',
           '--origin',
@@ -839,7 +826,7 @@ describe('Widget keys and the widget API', () => {
         });
         await widget('get', '/currencies', widgetKey.key).expect(200);
 
-        const listed = await admin('widget-key:list', partner.organizationId);
+        const listed = await admin('widget-key:list', h.partner.organizationId);
         expect(listed.stdout).toContain(widgetKey.key);
         const revoked = await admin('widget-key:revoke', widgetKey.key);
         expect(JSON.parse(revoked.stdout).widgetKey.revokedAt).toEqual(expect.any(String));
@@ -850,14 +837,14 @@ describe('Widget keys and the widget API', () => {
         );
         const bad = await admin(
           'widget-key:create',
-          partner.organizationId,
+          h.partner.organizationId,
           '--name',
           'x',
           '--test',
         );
         expect(bad.code).toBe(1);
         expect(bad.stderr).toContain('allowedOrigins');
-        const rows: { actor: string }[] = await db.query(
+        const rows: { actor: string }[] = await h.db.query(
           `SELECT actor FROM audit_log WHERE target_id = $1 ORDER BY id`,
           [widgetKey.key],
         );
@@ -871,11 +858,7 @@ describe('Widget keys and the widget API', () => {
     let apis: ServiceProcess[] = [];
 
     beforeAll(async () => {
-      const env = testApiEnv({
-        PROVIDER_URL: liveSandbox.url,
-        TEST_PROVIDER_URL: testSandbox.url,
-        REDIS_KEY_PREFIX: testRedisPrefix(),
-      });
+      const env = testApiEnv({ PROVIDER_URL: h.sandbox.url, TEST_PROVIDER_URL: h.sandbox.url });
       apis = await spawnServices('api', [env, env]);
     }, 120_000);
 
@@ -890,7 +873,7 @@ describe('Widget keys and the widget API', () => {
         .set('Origin', SHOP);
 
     it('shares the per-key limit', async () => {
-      const key = await newKey(partner.organizationId, 'test');
+      const key = await newKey(h.partner.organizationId, 'test');
       let statuses: number[] = [];
       for (let wave = 0; wave < 5 && !statuses.includes(429); wave += 1) {
         // 2 × 20 requests: each process alone stays under 30 a second; together they do not.
@@ -903,7 +886,7 @@ describe('Widget keys and the widget API', () => {
     });
 
     it('shares the creation limit', async () => {
-      const key = await newKey(partner.organizationId, 'test');
+      const key = await newKey(h.partner.organizationId, 'test');
       const statuses: number[] = [];
       for (let i = 0; i < 12; i += 1) {
         const res = await request(apis[i % 2].url)
@@ -918,7 +901,7 @@ describe('Widget keys and the widget API', () => {
     });
 
     it('stops a revoked key on every process within 5 s', async () => {
-      const key = await newKey(partner.organizationId, 'test');
+      const key = await newKey(h.partner.organizationId, 'test');
       await remote(0, key.key).expect(200);
       await remote(1, key.key).expect(200);
 

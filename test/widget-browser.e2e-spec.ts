@@ -3,27 +3,14 @@ import type { AddressInfo } from 'node:net';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
-import { chromium, type Browser, type Frame, type Page } from 'playwright-core';
+import type { Browser, Frame, Page } from 'playwright-core';
 import request from 'supertest';
 import { asset } from '../apps/api/platform/assets/asset.registry.js';
-import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
-import { startTestApi, testApiEnv, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
-import { truncateAll } from './support/database.js';
-import { spawnService, type ServiceProcess } from './support/processes.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { ADMIN_HEADERS } from './support/api.js';
+import { launchChromium } from './support/browser.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { waitUntil } from './support/wait.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const SCREENSHOTS = join(process.cwd(), 'docs', 'screenshots');
 
 interface Relayed {
@@ -59,28 +46,19 @@ function partnerPage(apiUrl: string, key: string): string {
  * hears the events; the same page on an unlisted origin gets nothing; axe finds nothing serious.
  */
 describe('The swap widget in a browser', () => {
-  let liveSandbox: TestSandbox;
-  let testSandbox: TestSandbox;
-  let api: TestApi;
-  let poller: ServiceProcess;
+  let h: Harness;
   let shop: Server;
   let shopPort: number;
   let browser: Browser;
-  let tester: TestPartner;
   let key: string;
 
   beforeAll(async () => {
-    await truncateAll();
-    liveSandbox = await startTestSandbox({ stepMs: 300 });
-    testSandbox = await startTestSandbox({ stepMs: 300 });
-    const env = { PROVIDER_URL: liveSandbox.url, TEST_PROVIDER_URL: testSandbox.url };
-    api = await startTestApi(env);
-    poller = await spawnService(
-      'poller',
-      testApiEnv({ ...env, POLL_INTERVAL_MS: '30000', TEST_POLL_INTERVAL_MS: '500' }),
-    );
-    const partner = await createPartner(api.app, { status: 'pending_review' });
-    tester = await issueCredential(api.app, partner, 'test');
+    // An organization under review takes test swaps only; the poller moves them along.
+    h = await startHarness({
+      sandbox: { stepMs: 300 },
+      partner: { status: 'pending_review', mode: 'test' },
+      poller: { POLL_INTERVAL_MS: '30000', TEST_POLL_INTERVAL_MS: '500' },
+    });
     let html = '';
     shop = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
@@ -88,30 +66,25 @@ describe('The swap widget in a browser', () => {
     });
     await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
     shopPort = (shop.address() as AddressInfo).port;
-    const created = await request(api.url)
-      .post(`/admin/organizations/${partner.organizationId}/widget_keys`)
-      .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+    const created = await request(h.api.url)
+      .post(`/admin/organizations/${h.partner.organizationId}/widget_keys`)
+      .set(ADMIN_HEADERS)
       .send({ mode: 'test', name: 'Shop', allowedOrigins: [`http://127.0.0.1:${shopPort}`] })
       .expect(201);
     key = (created.body as { widgetKey: { key: string } }).widgetKey.key;
-    html = partnerPage(api.url, key);
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    html = partnerPage(h.api.url, key);
+    browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 120_000);
 
   afterAll(async () => {
     await browser?.close();
     await new Promise<void>((resolve) => shop.close(() => resolve()));
-    await poller.stop();
-    await api.close();
-    await Promise.all([liveSandbox.close(), testSandbox.close()]);
+    await h?.close();
   });
 
   async function testAddress(): Promise<string> {
-    const res = await request(api.url)
-      .get('/v1/test_helpers/addresses?currency=eth')
-      .set('Authorization', tester.authorization)
-      .expect(200);
+    const res = await h.get('/v1/test_helpers/addresses?currency=eth').expect(200);
     return (res.body as { addresses: string[] }).addresses[0];
   }
 
@@ -145,7 +118,7 @@ describe('The swap widget in a browser', () => {
     page.on('request', (req) => {
       const url = req.url();
       if (
-        !url.startsWith(api.url) &&
+        !url.startsWith(h.api.url) &&
         !url.startsWith(`http://127.0.0.1:${shopPort}`) &&
         !url.startsWith('blob:')
       ) {
@@ -214,7 +187,7 @@ describe('The swap widget in a browser', () => {
     const context = await browser.newContext({ viewport: { width: 480, height: 640 } });
     const page = await context.newPage();
     try {
-      await page.goto(`${api.url}/widget?key=${key}&theme=dark&accent=f59e0b&amount=0.5`);
+      await page.goto(`${h.api.url}/widget?key=${key}&theme=dark&accent=f59e0b&amount=0.5`);
       await page.getByText(/You get about/).waitFor({ timeout: 20_000 });
       expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
       expect(await seriousFindings(page)).toEqual([]);
@@ -232,7 +205,7 @@ describe('The swap widget in a browser', () => {
       return match ? Number(match[1]) * 60 + Number(match[2]) : null;
     };
     try {
-      await page.goto(`${api.url}/widget?key=${key}&from=btc&to=eth&amount=0.1`);
+      await page.goto(`${h.api.url}/widget?key=${key}&from=btc&to=eth&amount=0.1`);
       await page.getByText(/You get about/).waitFor({ timeout: 20_000 });
       expect(await secondsLeft()).toBeNull();
 
@@ -286,10 +259,10 @@ describe('The swap widget in a browser', () => {
             return 'refused';
           }
         },
-        { url: api.url, widgetKey: key },
+        { url: h.api.url, widgetKey: key },
       );
       expect(outcome).toBe('refused');
-      const direct = await request(api.url)
+      const direct = await request(h.api.url)
         .get('/widget-api/v1/currencies')
         .set('X-Widget-Key', key)
         .set('Origin', `http://localhost:${shopPort}`);

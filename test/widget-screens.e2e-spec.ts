@@ -1,10 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
-import { createPartner, issueCredential, type TestPartner } from './factories/partners.js';
-import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from './support/api.js';
+import { ADMIN_HEADERS } from './support/api.js';
 import { launchChromium, screenshot, seriousAxeFindings, watchConsole } from './support/browser.js';
-import { truncateAll } from './support/database.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
+import { startHarness, type Harness } from './support/harness.js';
 
 interface ApiSwap {
   id: string;
@@ -25,25 +23,21 @@ const SHOP = 'https://shop.example';
  * widget's own status refresh brings each screen.
  */
 describe('The widget after the deposit window', () => {
-  let liveSandbox: TestSandbox;
-  let testSandbox: TestSandbox;
-  let api: TestApi;
+  let h: Harness;
   let browser: Browser;
-  let tester: TestPartner;
   let key: string;
   /** Each swap's status token, as its creation answered it to the page. */
   const statusTokens = new Map<string, string>();
 
   beforeAll(async () => {
-    await truncateAll();
-    liveSandbox = await startTestSandbox({ stepMs: 300 });
-    testSandbox = await startTestSandbox({ stepMs: 300 });
-    api = await startTestApi({ PROVIDER_URL: liveSandbox.url, TEST_PROVIDER_URL: testSandbox.url });
-    const partner = await createPartner(api.app, { status: 'pending_review' });
-    tester = await issueCredential(api.app, partner, 'test');
-    const created = await request(api.url)
-      .post(`/admin/organizations/${partner.organizationId}/widget_keys`)
-      .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+    // An organization under review, with a test key: its swaps are moved by the test helpers.
+    h = await startHarness({
+      sandbox: { stepMs: 300 },
+      partner: { status: 'pending_review', mode: 'test' },
+    });
+    const created = await request(h.api.url)
+      .post(`/admin/organizations/${h.partner.organizationId}/widget_keys`)
+      .set(ADMIN_HEADERS)
       .send({ mode: 'test', name: 'Shop', allowedOrigins: [SHOP] })
       .expect(201);
     key = (created.body as { widgetKey: { key: string } }).widgetKey.key;
@@ -52,21 +46,17 @@ describe('The widget after the deposit window', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await api.close();
-    await Promise.all([liveSandbox.close(), testSandbox.close()]);
+    await h?.close();
   });
 
   async function partnerSwap(id: string): Promise<ApiSwap> {
-    const res = await request(api.url)
-      .get(`/v1/swaps/${id}`)
-      .set('Authorization', tester.authorization)
-      .expect(200);
+    const res = await h.get(`/v1/swaps/${id}`).expect(200);
     return (res.body as { swap: ApiSwap }).swap;
   }
 
   /** The widget's own read of the swap, as its page makes it (the status token is the page's). */
   async function widgetRefundHash(id: string): Promise<string | null> {
-    const res = await request(api.url)
+    const res = await request(h.api.url)
       .get(`/widget-api/v1/swaps/${id}`)
       .set('X-Widget-Key', key)
       .set('Origin', SHOP)
@@ -76,16 +66,12 @@ describe('The widget after the deposit window', () => {
   }
 
   async function force(id: string, status: string): Promise<void> {
-    await request(api.url)
-      .post(`/v1/test_helpers/swaps/${id}/status`)
-      .set('Authorization', tester.authorization)
-      .send({ status })
-      .expect(200);
+    await h.post(`/v1/test_helpers/swaps/${id}/status`, { status }).expect(200);
   }
 
   /** Pair, amount, "Use a test address", "Create swap": the deposit step, as a person sees it. */
   async function createInWidget(page: Page, rate: 'float' | 'fixed'): Promise<ApiSwap> {
-    await page.goto(`${api.url}/widget?key=${key}&from=btc&to=eth&amount=0.1`);
+    await page.goto(`${h.api.url}/widget?key=${key}&from=btc&to=eth&amount=0.1`);
     await page.getByText(/You get about/).waitFor({ timeout: 20_000 });
     if (rate === 'fixed') {
       await page.getByLabel('Fixed rate').check();
@@ -186,11 +172,7 @@ describe('The widget after the deposit window', () => {
   it('"Expired" after a late deposit to a fixed rate', async () => {
     await withPage(async (page) => {
       const swap = await createInWidget(page, 'fixed');
-      await request(api.url)
-        .post(`/v1/test_helpers/swaps/${swap.id}/deposit`)
-        .set('Authorization', tester.authorization)
-        .send({ late: true })
-        .expect(200);
+      await h.post(`/v1/test_helpers/swaps/${swap.id}/deposit`, { late: true }).expect(200);
       await page.getByRole('heading', { name: 'Expired' }).waitFor({ timeout: 30_000 });
       await page.getByText(/The fixed rate ran out/).waitFor();
       await expectNoDepositInstruction(page, swap);
@@ -242,7 +224,7 @@ describe('The widget after the deposit window', () => {
 
   it('"Use a test address" fills valid payout and refund addresses for a fixed rate', async () => {
     await withPage(async (page) => {
-      await page.goto(`${api.url}/widget?key=${key}&from=btc&to=eth&amount=0.1`);
+      await page.goto(`${h.api.url}/widget?key=${key}&from=btc&to=eth&amount=0.1`);
       await page.getByText(/You get about/).waitFor({ timeout: 20_000 });
       await page.getByLabel('Fixed rate').check();
       await page.getByText(/Rate fixed for/).waitFor({ timeout: 20_000 });
@@ -259,22 +241,22 @@ describe('The widget after the deposit window', () => {
   }, 120_000);
 
   it('offers no test address with a live key, whose API refuses to give one', async () => {
-    const active = await createPartner(api.app, { status: 'active' });
-    const created = await request(api.url)
+    const active = await h.newPartner();
+    const created = await request(h.api.url)
       .post(`/admin/organizations/${active.organizationId}/widget_keys`)
-      .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
+      .set(ADMIN_HEADERS)
       .send({ mode: 'live', name: 'Live shop', allowedOrigins: [SHOP] })
       .expect(201);
     const liveKey = (created.body as { widgetKey: { key: string } }).widgetKey.key;
-    const page = await request(api.url).get(`/widget?key=${liveKey}`).expect(200);
+    const page = await request(h.api.url).get(`/widget?key=${liveKey}`).expect(200);
     expect(page.text).not.toMatch(/<button[^>]*>Use a test address</);
-    const refused = await request(api.url)
+    const refused = await request(h.api.url)
       .get('/widget-api/v1/test_helpers/addresses?currency=eth')
       .set('X-Widget-Key', liveKey)
       .set('Origin', SHOP)
       .expect(403);
     expect(refused.body.error.code).toBe('test_mode_only');
-    const test = await request(api.url)
+    const test = await request(h.api.url)
       .get('/widget-api/v1/test_helpers/addresses?currency=eth')
       .set('X-Widget-Key', key)
       .set('Origin', SHOP)
