@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import request from 'supertest';
 import { createPartnerOverHttp, TestPartner } from './factories/partners.js';
 import { TEST_ADMIN_TOKEN, testApiEnv } from './support/api.js';
-import { openTestDataSource, testDatabaseUrl, truncateAll } from './support/database.js';
+import { openTestDataSource, testDatabaseUrl } from './support/database.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { spawnService, type ServiceProcess } from './support/processes.js';
 import { startTestSandbox, TestSandbox } from './support/sandbox.js';
@@ -90,7 +90,6 @@ describe('SIGTERM on the api', () => {
   let api: ServiceProcess;
 
   beforeAll(async () => {
-    await truncateAll();
     sandbox = await startTestSandbox({}, { timeoutFaultMs: 1500 });
     api = await spawnService(
       'api',
@@ -136,7 +135,6 @@ describe('Postgres out of connections (SQLSTATE 53300)', () => {
   let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
     admin = await openTestDataSource();
     // A role of its own, not a superuser: its connection limit is enforced; the server's is shared.
     await admin.query(`CREATE ROLE ${role} LOGIN`);

@@ -1,12 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { connect, type Socket } from 'node:net';
-import pg from 'pg';
 import request from 'supertest';
 import { generateAddress } from '#app/chains';
-import { createPartner, issueCredential, type TestPartner } from '../factories/partners.js';
+import { issueCredential, type TestPartner } from '../factories/partners.js';
 import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from '../support/api.js';
-import { testDatabaseUrl, testRedisPrefix, truncateAll } from '../support/database.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { startHarness, type Harness } from '../support/harness.js';
 
 const ADMIN = `Bearer ${TEST_ADMIN_TOKEN}`;
 /** Values Postgres refuses (NUL in text, a lone surrogate in jsonb) or silently rewrites. */
@@ -22,10 +20,7 @@ const UNSTORABLE = [
  * The fuzz suite beside this one sweeps every route; these pin the exact cases down.
  */
 describe('Hardening', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let db: pg.Client;
-  let owner: TestPartner;
+  let h: Harness;
   let partner: TestPartner;
   let testNumber = 0;
   let clientIp = '';
@@ -35,37 +30,26 @@ describe('Hardening', () => {
   beforeEach(async () => {
     testNumber += 1;
     clientIp = `10.15.${testNumber >> 8}.${testNumber & 255}`;
-    partner = await issueCredential(api.app, owner);
+    partner = await issueCredential(h.api.app, h.partner);
   });
 
   const call = (method: 'get' | 'post' | 'patch', path: string) =>
-    request(api.url)[method](path).set('X-Forwarded-For', clientIp);
+    request(h.api.url)[method](path).set('X-Forwarded-For', clientIp);
   const asPartner = (method: 'get' | 'post', path: string, who = partner) =>
     call(method, path).set('Authorization', who.authorization);
   const asAdmin = (method: 'get' | 'post' | 'patch', path: string) =>
     call(method, path).set('Authorization', ADMIN);
   const ethAddress = () => generateAddress('ethereum', (n) => randomBytes(n));
-  const upstreamCalls = async () => (await sandbox.control.stats()).totalCalls;
+  const upstreamCalls = async () => (await h.sandbox.control.stats()).totalCalls;
   const count = async (table: string) =>
-    (await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n;
+    (await h.db.query<{ n: number }[]>(`SELECT count(*)::int AS n FROM ${table}`))[0].n;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox();
-    api = await startTestApi({
-      PROVIDER_URL: sandbox.url,
-      TRUST_PROXY_HOPS: '1',
-      REDIS_KEY_PREFIX: `${testRedisPrefix()}hard-${randomBytes(3).toString('hex')}:`,
-    });
-    db = new pg.Client({ connectionString: testDatabaseUrl() });
-    await db.connect();
-    owner = await createPartner(api.app);
+    h = await startHarness({ api: { TRUST_PROXY_HOPS: '1' } });
   });
 
   afterAll(async () => {
-    await db.end();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   describe('5b: text Postgres cannot store is refused with 400 before anything happens', () => {
@@ -287,11 +271,7 @@ describe('Hardening', () => {
     const sockets: Socket[] = [];
 
     beforeAll(async () => {
-      slow = await startTestApi({
-        PROVIDER_URL: sandbox.url,
-        HTTP_REQUEST_TIMEOUT_MS: '1000',
-        REDIS_KEY_PREFIX: `${testRedisPrefix()}slow-${randomBytes(3).toString('hex')}:`,
-      });
+      slow = await startTestApi({ PROVIDER_URL: h.sandbox.url, HTTP_REQUEST_TIMEOUT_MS: '1000' });
     });
 
     afterAll(async () => {

@@ -1,13 +1,11 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import pg from 'pg';
 import request from 'supertest';
 import { generateAddress } from '#app/chains';
-import { createPartner, issueCredential, type TestPartner } from '../factories/partners.js';
-import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from '../support/api.js';
+import { issueCredential, type TestPartner } from '../factories/partners.js';
+import { TEST_ADMIN_TOKEN } from '../support/api.js';
 import { createDashboardUser } from '../support/dashboard.js';
-import { testDatabaseUrl, testRedisPrefix, truncateAll } from '../support/database.js';
-import { startTestSandbox, TEST_CHANGENOW_API_KEY, type TestSandbox } from '../support/sandbox.js';
+import { startHarness, type Harness } from '../support/harness.js';
 import { Conformance, invalidValues, validValues } from './openapi-conformance.js';
 import {
   fillPath,
@@ -70,11 +68,8 @@ function send(
  * a refused request reaches neither the provider nor the database.
  */
 describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
-  let sandbox: TestSandbox;
-  let api: TestApi;
-  let db: pg.Client;
+  let h: Harness;
   let document: OpenApiDocument;
-  let owner: TestPartner;
   let fixtures: Fixtures;
   let conformance: Conformance;
   let requestNo = 0;
@@ -94,41 +89,29 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
   let lastRefusal: { calls: number; rows: string } | null = null;
 
   async function snapshot(): Promise<{ calls: number; rows: string }> {
-    const [stats, rows] = await Promise.all([sandbox.control.stats(), rowCounts()]);
+    const [stats, rows] = await Promise.all([h.sandbox.control.stats(), rowCounts()]);
     return { calls: stats.totalCalls, rows: JSON.stringify(rows) };
   }
 
   /** Issues a credential, which adds a row: the remembered state is stale after it. */
   function freshCredential(mode: 'live' | 'test'): Promise<TestPartner> {
     lastRefusal = null;
-    return issueCredential(api.app, owner, mode);
+    return issueCredential(h.api.app, h.partner, mode);
   }
 
   async function rowCounts(): Promise<Record<string, number>> {
     const sql = `SELECT ${TABLES.map((t) => `(SELECT count(*)::int FROM ${t}) AS ${t}`).join(', ')}`;
-    return (await db.query<Record<string, number>>(sql)).rows[0];
+    return (await h.db.query<Record<string, number>[]>(sql))[0];
   }
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox();
-    api = await startTestApi({
-      PROVIDER_URL: sandbox.url,
-      TEST_PROVIDER_URL: sandbox.url,
-      // Two providers, so that taking one out of routing (the baseline of its switch) succeeds.
-      PROVIDERS: 'changelly,changenow',
-      CHANGENOW_URL: `${sandbox.baseUrl}/changenow`,
-      CHANGENOW_API_KEY: TEST_CHANGENOW_API_KEY,
-      TRUST_PROXY_HOPS: '1',
-      REDIS_KEY_PREFIX: `${testRedisPrefix()}ofuzz-${randomBytes(3).toString('hex')}:`,
-    });
-    db = new pg.Client({ connectionString: testDatabaseUrl() });
-    await db.connect();
+    // Two providers, so that taking one out of routing (the baseline of its switch) succeeds.
+    h = await startHarness({ providers: 'both', api: { TRUST_PROXY_HOPS: '1' } });
     // The partner routes and the operator routes are described in two documents.
-    const partnerDocument = (await request(api.url).get('/v1/openapi.json').expect(200))
+    const partnerDocument = (await request(h.api.url).get('/v1/openapi.json').expect(200))
       .body as OpenApiDocument;
     const adminDocument = (
-      await request(api.url)
+      await request(h.api.url)
         .get('/admin/openapi.json')
         .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
         .expect(200)
@@ -143,11 +126,10 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
         schemas: { ...partnerDocument.components.schemas, ...adminDocument.components.schemas },
       },
     };
-    owner = await createPartner(api.app);
     // The operator's requests act on an organization of their own, not on the calling partner.
-    const target = await createPartner(api.app);
+    const target = await h.newPartner();
     const createSwap = async (who: TestPartner): Promise<string> => {
-      const swap = await request(api.url)
+      const swap = await request(h.api.url)
         .post('/v1/swaps')
         .set('Authorization', who.authorization)
         .set('Idempotency-Key', randomUUID())
@@ -161,18 +143,18 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
       return (swap.body as { swap: { id: string } }).swap.id;
     };
     const createEndpoint = async (): Promise<string> => {
-      const res = await request(api.url)
+      const res = await request(h.api.url)
         .post('/v1/webhook_endpoints')
-        .set('Authorization', owner.authorization)
+        .set('Authorization', h.partner.authorization)
         .send({ url: FUZZ_WEBHOOK_URL })
         .expect(201);
       return (res.body as { webhookEndpoint: { id: string } }).webhookEndpoint.id;
     };
-    const swapId = await createSwap(owner);
+    const swapId = await createSwap(h.partner);
     const [event] = (
-      await request(api.url)
+      await request(h.api.url)
         .get(`/v1/swaps/${swapId}/events`)
-        .set('Authorization', owner.authorization)
+        .set('Authorization', h.partner.authorization)
         .expect(200)
     ).body.events as { id: string }[];
     fixtures = {
@@ -180,12 +162,12 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
       deletableWebhookEndpointId: await createEndpoint(),
       eventId: event.id,
       swapId,
-      testSwapId: await createSwap(await issueCredential(api.app, owner, 'test')),
+      testSwapId: await createSwap(await issueCredential(h.api.app, h.partner, 'test')),
       organizationId: target.organizationId,
       publicKey: target.publicKey,
-      userId: (await createDashboardUser(api, target.organizationId, 'viewer')).user.id,
+      userId: (await createDashboardUser(h.api, target.organizationId, 'viewer')).user.id,
       widgetKey: (
-        await request(api.url)
+        await request(h.api.url)
           .post(`/admin/organizations/${target.organizationId}/widget_keys`)
           .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
           .send({ mode: 'test', name: 'Fuzz', allowedOrigins: ['https://shop.example'] })
@@ -198,9 +180,7 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
   afterAll(async () => {
     process.stdout.write(`OpenAPI fuzz cases: ${JSON.stringify(cases)}\n`);
     agent.destroy();
-    await db.end();
-    await api.close();
-    await sandbox.close();
+    await h?.close();
   });
 
   it('serves documents with the partner, admin and public routes', () => {
@@ -242,7 +222,7 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
     }
     const before = lastRefusal ?? (await snapshot());
     lastRefusal = null;
-    const answer = await send(api.url, operation.method, path, headers, body);
+    const answer = await send(h.api.url, operation.method, path, headers, body);
     const broken: string[] = [];
     if (answer.status >= 500) {
       broken.push(`a ${answer.status}: ${answer.text.slice(0, 200)}`);
@@ -435,7 +415,7 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
     ) {
       const { id } = (JSON.parse(answer.text) as { webhookEndpoint: { id: string } })
         .webhookEndpoint;
-      await request(api.url)
+      await request(h.api.url)
         .delete(`/v1/webhook_endpoints/${id}`)
         .set('Authorization', authorization ?? '')
         .set('X-Forwarded-For', forwardedFor())
@@ -535,7 +515,7 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
         const withBody = ['POST', 'PUT', 'PATCH'].includes(method);
         const authorization = await authFor(served[0], pools);
         const answer = await send(
-          api.url,
+          h.api.url,
           method,
           path,
           {
