@@ -9,23 +9,16 @@ import {
   signedInContext,
   watchConsole,
 } from '../support/browser.js';
-import { truncateAll } from '../support/database.js';
-import {
-  createDashboardUser,
-  createTestOrganization,
-  type DashboardHarness,
-  startDashboardApi,
-  testEmail,
-  testPassword,
-} from '../support/dashboard.js';
+import { createDashboardUser, testEmail, testPassword } from '../support/dashboard.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 describe('Dashboard in a browser', () => {
-  let harness: DashboardHarness;
+  let harness: Harness;
   let browser: Browser;
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi();
+    harness = await startHarness({ smtp: true });
     browser = await launchChromium();
   });
 
@@ -113,7 +106,7 @@ describe('Dashboard in a browser', () => {
 
   it('an owner invites a teammate who joins from the mail; Team, Security and Audit log pass axe', async () => {
     const url = harness.api.url;
-    const organizationId = await createTestOrganization(harness.api, { name: 'Team Browser Co' });
+    const organizationId = await createOrganization(harness.api.app, { name: 'Team Browser Co' });
     const owner = await createDashboardUser(harness.api, organizationId, 'owner');
     const { context, page } = await signedInContext(browser, url, owner.email, owner.password);
     const problems = watchConsole(page);

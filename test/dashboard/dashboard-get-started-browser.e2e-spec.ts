@@ -2,15 +2,12 @@ import { jest } from '@jest/globals';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { pino } from 'pino';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
-import { loadPollerConfig } from '#app/config';
 import { feeInUsd } from '#app/domain';
 import { EarningsRepository } from '#app/earnings';
-import { startPoller, type PollerProcess } from '../../apps/poller/poller.bootstrap.js';
 import { insertSwaps } from '../factories/swaps.js';
-import { TEST_ADMIN_TOKEN, testApiEnv } from '../support/api.js';
+import { TEST_ADMIN_TOKEN } from '../support/api.js';
 import {
   applyInBrowser,
   launchChromium,
@@ -18,16 +15,11 @@ import {
   seriousAxeFindings,
   watchConsole,
 } from '../support/browser.js';
-import { testRedisPrefix, truncateAll } from '../support/database.js';
-import {
-  type DashboardHarness,
-  startDashboardApi,
-  testEmail,
-  testPassword,
-} from '../support/dashboard.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { testRedisPrefix } from '../support/database.js';
+import { testEmail, testPassword } from '../support/dashboard.js';
 import { waitUntil } from '../support/wait.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { type Harness, startHarness } from '../support/harness.js';
 
 const run = promisify(execFile);
 
@@ -47,10 +39,8 @@ describe('Get started in a browser: from sign-up to a finished test swap', () =>
   // that on a busy one; a slow machine is not what these tests check.
   jest.setTimeout(180_000);
 
-  let harness: DashboardHarness;
-  let sandbox: TestSandbox;
+  let harness: Harness;
   let receiver: WebhookReceiver;
-  let poller: PollerProcess;
   let browser: Browser;
   let context: BrowserContext;
   let page: Page;
@@ -60,27 +50,20 @@ describe('Get started in a browser: from sign-up to a finished test swap', () =>
   let swapUrl = '';
 
   beforeAll(async () => {
-    await truncateAll();
-    // A test swap moves only when a helper moves it: the sandbox takes no step of its own.
-    sandbox = await startTestSandbox({ stepMs: 3_600_000 });
     receiver = new WebhookReceiver();
     await receiver.start();
-    const env = { ...OWN_STORE, PROVIDER_URL: sandbox.url, TEST_PROVIDER_URL: sandbox.url };
-    harness = await startDashboardApi(env);
+    harness = await startHarness({
+      smtp: true,
+      // A test swap moves only when a helper moves it: the sandbox takes no step of its own.
+      sandbox: { stepMs: 3_600_000 },
+      api: OWN_STORE,
+      localPoller: {
+        POLL_INTERVAL_MS: '60000',
+        TEST_POLL_INTERVAL_MS: '500',
+        WEBHOOK_RETRY_BASE_MS: '200',
+      },
+    });
     url = harness.api.url;
-    poller = await startPoller(
-      loadPollerConfig(
-        testApiEnv({
-          ...env,
-          POLLER_HEALTH_PORT: '0',
-          POLL_INTERVAL_MS: '60000',
-          TEST_POLL_INTERVAL_MS: '500',
-          WEBHOOK_RETRY_BASE_MS: '200',
-        }),
-      ),
-      pino({ level: 'silent' }),
-      { shutdownHooks: false },
-    );
     browser = await launchChromium();
     context = await browser.newContext();
     page = await context.newPage();
@@ -89,10 +72,8 @@ describe('Get started in a browser: from sign-up to a finished test swap', () =>
 
   afterAll(async () => {
     await browser?.close();
-    await poller?.close();
     await harness?.close();
     await receiver?.close();
-    await sandbox?.close();
   });
 
   afterEach(() => {

@@ -1,13 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
-import { pino } from 'pino';
 import { Webhook } from 'standardwebhooks';
 import request from 'supertest';
-import { loadPollerConfig } from '#app/config';
 import type { PartnerEvent } from '#app/events';
 import { CredentialsService } from '#app/partners';
-import { startPoller, type PollerProcess } from '../../apps/poller/poller.bootstrap.js';
-import { testApiEnv } from '../support/api.js';
 import {
   launchChromium,
   screenshot,
@@ -15,16 +11,12 @@ import {
   signedInContext,
   watchConsole,
 } from '../support/browser.js';
-import { testRedisPrefix, truncateAll } from '../support/database.js';
-import {
-  createDashboardUser,
-  createTestOrganization,
-  type DashboardHarness,
-  startDashboardApi,
-} from '../support/dashboard.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { testRedisPrefix } from '../support/database.js';
+import { createDashboardUser } from '../support/dashboard.js';
 import { waitUntil } from '../support/wait.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 /**
  * A store namespace of this suite's own: its deliberate wrong passwords (counted per address,
@@ -37,46 +29,34 @@ const OWN_STORE = { REDIS_KEY_PREFIX: `${testRedisPrefix()}dash-browser:` };
  * added, a delivered event resent to a local receiver and checked with its signing secret.
  */
 describe('Dashboard keys, webhooks and events in a browser', () => {
-  let harness: DashboardHarness;
-  let sandbox: TestSandbox;
+  let harness: Harness;
   let receiver: WebhookReceiver;
-  let poller: PollerProcess;
   let browser: Browser;
   let orgId: string;
   let owner: { email: string; password: string };
   let url: string;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox();
     receiver = new WebhookReceiver();
     await receiver.start();
-    const env = { ...OWN_STORE, PROVIDER_URL: sandbox.url, TEST_PROVIDER_URL: sandbox.url };
-    harness = await startDashboardApi(env);
+    harness = await startHarness({
+      smtp: true,
+      api: OWN_STORE,
+      localPoller: {
+        POLL_INTERVAL_MS: '60000',
+        WEBHOOK_RETRY_BASE_MS: '200',
+      },
+    });
     url = harness.api.url;
-    poller = await startPoller(
-      loadPollerConfig(
-        testApiEnv({
-          ...env,
-          POLLER_HEALTH_PORT: '0',
-          POLL_INTERVAL_MS: '60000',
-          WEBHOOK_RETRY_BASE_MS: '200',
-        }),
-      ),
-      pino({ level: 'silent' }),
-      { shutdownHooks: false },
-    );
     browser = await launchChromium();
-    orgId = await createTestOrganization(harness.api, { name: 'Browser Keys Ltd' });
+    orgId = await createOrganization(harness.api.app, { name: 'Browser Keys Ltd' });
     owner = await createDashboardUser(harness.api, orgId, 'owner');
   }, 60_000);
 
   afterAll(async () => {
     await browser.close();
-    await poller.close();
     await harness.close();
     await receiver.close();
-    await sandbox.close();
   });
 
   async function v1Status(publicKey: string, secret: string): Promise<number> {

@@ -8,13 +8,9 @@ import {
   seriousAxeFindings,
   watchConsole,
 } from '../support/browser.js';
-import { truncateAll } from '../support/database.js';
-import {
-  createDashboardUser,
-  createTestOrganization,
-  type DashboardHarness,
-  startDashboardApi,
-} from '../support/dashboard.js';
+import { createDashboardUser } from '../support/dashboard.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const FACTORS = '/partner/security/second-factors';
 
@@ -23,7 +19,7 @@ describe('Dashboard second factors in a browser', () => {
   // times that on a busy one; a slow machine is not what these tests check.
   jest.setTimeout(120_000);
 
-  let harness: DashboardHarness;
+  let harness: Harness;
   let browser: Browser;
   let organizationId: string;
   /** WebAuthn needs a domain name: the same api, reached as localhost. */
@@ -31,11 +27,10 @@ describe('Dashboard second factors in a browser', () => {
   let now = Date.now();
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi();
+    harness = await startHarness({ smtp: true });
     browser = await launchChromium();
     base = harness.api.url.replace('127.0.0.1', 'localhost');
-    organizationId = await createTestOrganization(harness.api, { name: 'Second Step Ltd' });
+    organizationId = await createOrganization(harness.api.app, { name: 'Second Step Ltd' });
     jest.spyOn(harness.api.app.get(Clock), 'now').mockImplementation(() => new Date(now));
   });
 

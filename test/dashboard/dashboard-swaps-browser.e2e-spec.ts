@@ -17,13 +17,9 @@ import {
   watchConsole,
 } from '../support/browser.js';
 import { parseCsv } from '../support/csv.js';
-import { openTestDataSource, truncateAll } from '../support/database.js';
-import {
-  createDashboardUser,
-  createTestOrganization,
-  type DashboardHarness,
-  startDashboardApi,
-} from '../support/dashboard.js';
+import { createDashboardUser } from '../support/dashboard.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 const random = (n: number): Uint8Array => randomBytes(n);
 
@@ -32,7 +28,7 @@ describe('Dashboard in a browser: overview, swaps, a swap, earnings', () => {
   // that on a busy one; a slow machine is not what these tests check.
   jest.setTimeout(120_000);
 
-  let harness: DashboardHarness;
+  let harness: Harness;
   let db: DataSource;
   let browser: Browser;
   let page: Page;
@@ -42,10 +38,9 @@ describe('Dashboard in a browser: overview, swaps, a swap, earnings', () => {
   let swapIds: string[];
 
   beforeAll(async () => {
-    await truncateAll();
-    harness = await startDashboardApi();
-    db = await openTestDataSource();
-    organizationId = await createTestOrganization(harness.api, { name: 'Gamma Exchange' });
+    harness = await startHarness({ smtp: true });
+    db = harness.db;
+    organizationId = await createOrganization(harness.api.app, { name: 'Gamma Exchange' });
     const made = await createDashboardUser(harness.api, organizationId, 'owner');
     password = made.password;
     const statuses = [
@@ -116,7 +111,6 @@ describe('Dashboard in a browser: overview, swaps, a swap, earnings', () => {
 
   afterAll(async () => {
     await browser?.close();
-    await db.destroy();
     await harness.close();
   });
 

@@ -11,15 +11,11 @@ import {
   signedInContext,
   watchConsole,
 } from '../support/browser.js';
-import { testRedisPrefix, truncateAll } from '../support/database.js';
-import {
-  createDashboardUser,
-  createTestOrganization,
-  type DashboardHarness,
-  startDashboardApi,
-} from '../support/dashboard.js';
-import { startTestSandbox, type TestSandbox } from '../support/sandbox.js';
+import { testRedisPrefix } from '../support/database.js';
+import { createDashboardUser } from '../support/dashboard.js';
 import { waitUntil } from '../support/wait.js';
+import { type Harness, startHarness } from '../support/harness.js';
+import { createOrganization } from '../factories/partners.js';
 
 /** A store namespace of this suite's own, so its requests never count with other suites'. */
 const OWN_STORE = { REDIS_KEY_PREFIX: `${testRedisPrefix()}dash-widget-browser:` };
@@ -31,8 +27,7 @@ const OWN_STORE = { REDIS_KEY_PREFIX: `${testRedisPrefix()}dash-widget-browser:`
  * where it shows the widget; the key revoked; what a viewer sees. axe finds nothing serious.
  */
 describe('Dashboard Widget page in a browser', () => {
-  let sandbox: TestSandbox;
-  let harness: DashboardHarness;
+  let harness: Harness;
   let browser: Browser;
   let shop: Server;
   let shopOrigin: string;
@@ -42,13 +37,7 @@ describe('Dashboard Widget page in a browser', () => {
   let url: string;
 
   beforeAll(async () => {
-    await truncateAll();
-    sandbox = await startTestSandbox();
-    harness = await startDashboardApi({
-      ...OWN_STORE,
-      PROVIDER_URL: sandbox.url,
-      TEST_PROVIDER_URL: sandbox.url,
-    });
+    harness = await startHarness({ smtp: true, api: OWN_STORE });
     url = harness.api.url;
     shop = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });
@@ -57,7 +46,7 @@ describe('Dashboard Widget page in a browser', () => {
     await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
     shopOrigin = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`;
     browser = await launchChromium();
-    orgId = await createTestOrganization(harness.api, { name: 'Browser Widget Shop' });
+    orgId = await createOrganization(harness.api.app, { name: 'Browser Widget Shop' });
     owner = await createDashboardUser(harness.api, orgId, 'owner');
   }, 60_000);
 
@@ -65,7 +54,6 @@ describe('Dashboard Widget page in a browser', () => {
     await browser?.close();
     await new Promise<void>((resolve) => shop.close(() => resolve()));
     await harness.close();
-    await sandbox.close();
   });
 
   async function expectAccessible(page: Page): Promise<void> {
