@@ -1,41 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import type { PublicKeyCredentialCreationOptionsJSON } from '@simplewebauthn/server';
 import request from 'supertest';
-import { DataSource } from 'typeorm';
 import { type DashboardRole, DashboardAccountsService, type DashboardUser } from '#app/accounts';
-import { startTestApi, TEST_ADMIN_TOKEN, type TestApi } from './api.js';
-import { startMailRelay } from './mail-relay.js';
-import { startTestSmtp, type TestSmtp } from './smtp.js';
+import type { TestApi } from './api.js';
 import type { SoftAuthenticator } from './soft-authenticator.js';
 import { pacer } from './wait.js';
-
-/** The api with a real SMTP server collecting its mail. */
-export interface DashboardHarness {
-  api: TestApi;
-  smtp: TestSmtp;
-  close(): Promise<void>;
-}
-
-/**
- * Starts an SMTP server, the api, and the poller's mail sender relaying the api's outbox to that
- * server (`overrides`: more variables).
- */
-export async function startDashboardApi(
-  overrides: Record<string, string | undefined> = {},
-): Promise<DashboardHarness> {
-  const smtp = await startTestSmtp();
-  const api = await startTestApi({ SMTP_URL: smtp.url, ...overrides });
-  const relay = startMailRelay(api.app.get(DataSource), smtp.url);
-  return {
-    api,
-    smtp,
-    async close() {
-      await relay.stop();
-      await api.close();
-      await smtp.close();
-    },
-  };
-}
 
 /** A password no list calls common, different each call. */
 export function testPassword(): string {
@@ -44,29 +13,6 @@ export function testPassword(): string {
 
 export function testEmail(label = 'user'): string {
   return `${label}-${randomBytes(5).toString('hex')}@example.com`;
-}
-
-/** An organization made by the operator's admin API. */
-export async function createTestOrganization(
-  api: TestApi,
-  options: {
-    name?: string;
-    status?: string;
-    feePercent?: string;
-    providerActivated?: boolean;
-  } = {},
-): Promise<string> {
-  const res = await request(api.url)
-    .post('/admin/organizations')
-    .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
-    .send({
-      name: options.name ?? `Org ${randomBytes(3).toString('hex')}`,
-      feePercent: options.feePercent ?? '1',
-      status: options.status ?? 'active',
-      providerActivated: options.providerActivated ?? true,
-    })
-    .expect(201);
-  return (res.body as { organization: { id: string } }).organization.id;
 }
 
 /** A dashboard user of `role`, made through an invitation as an operator or owner would. */
