@@ -9,7 +9,7 @@ import {
   testApiEnv,
   TestApi,
 } from './support/api.js';
-import { testRedisPrefix, truncateAll } from './support/database.js';
+import { testRedisPrefix } from './support/database.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { spawnService, spawnServices, type ServiceProcess } from './support/processes.js';
 import { providerKeyPair } from './support/keys.js';
@@ -18,7 +18,7 @@ import { waitUntil } from './support/wait.js';
 
 const HEADERS = ['ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'ratelimit-policy'];
 
-/** A Redis key prefix of its own, so counters left by other suites of this run never interfere. */
+/** A Redis key prefix of its own, so counters left by the file's other suites never interfere. */
 function freshPrefix(): string {
   return `${testRedisPrefix()}rl-${randomBytes(3).toString('hex')}:`;
 }
@@ -256,7 +256,6 @@ describe('Shared upstream cap', () => {
   let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
     sandbox = await spawnService('sandbox', {
       SANDBOX_PUBLIC_KEY: providerKeyPair().publicKeyPem,
       SANDBOX_STEP_MS: '200',
@@ -294,9 +293,11 @@ describe('Shared upstream cap', () => {
   });
 
   it('absorbs bursts of 15 quotes across two api processes and a busy poller, never over 10 calls/s', async () => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    const pollingBefore = (await control.stats()).calls.getTransactions ?? 0;
-    expect(pollingBefore).toBeGreaterThan(0);
+    // The poller is busy before the bursts start: it has asked the provider for its swaps.
+    await waitUntil(
+      'the poller to poll',
+      async () => ((await control.stats()).calls.getTransactions ?? 0) > 0,
+    );
     // A caller woken too late for its slot may run out of its 2.5 s on a loaded machine and get
     // 429 upstream_rate_limited; it then comes back after Retry-After, as a partner does. Every
     // quote is still served, and never more than 10 calls in a second reach the provider.
@@ -365,7 +366,6 @@ describe('Redis unavailable', () => {
   let partner: TestPartner;
 
   beforeAll(async () => {
-    await truncateAll();
     // The harness's api (Redis up) makes the partner; the degraded one serves it.
     h = await startHarness();
     degraded = await startTestApi({
