@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '#app/persistence';
 
@@ -35,23 +34,6 @@ const SUITE_KEY = randomBytes(4).toString('hex');
 
 export function testRedisPrefix(): string {
   return `${process.env.TEST_REDIS_PREFIX ?? 'test:'}${SUITE_KEY}:`;
-}
-
-/** Empties every table so a suite starts clean. */
-export async function truncateAll(url = testDatabaseUrl()): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(`TRUNCATE organizations, credentials, swaps, idempotency_keys, fixed_rates,
-      earnings_ledger, earnings_pending, payouts, audit_log, swap_events, poll_cycles,
-      upstream_slots, dashboard_users, dashboard_sessions, dashboard_invitations,
-      dashboard_password_resets, dashboard_totp, dashboard_recovery_codes, dashboard_passkeys,
-      dashboard_webauthn_challenges, dashboard_pending_sign_ins, widget_keys, widget_swaps,
-      provider_settings, provider_stats, mail_outbox, dashboard_applications
-      RESTART IDENTITY CASCADE`);
-  } finally {
-    await client.end();
-  }
 }
 
 /** A direct connection for assertions on stored rows. */
