@@ -15,16 +15,12 @@ import {
   seriousAxeFindings,
   watchConsole,
 } from '../support/browser.js';
-import { testRedisPrefix } from '../support/database.js';
 import { testEmail, testPassword } from '../support/dashboard.js';
 import { waitUntil } from '../support/wait.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { type Harness, startHarness } from '../support/harness.js';
 
 const run = promisify(execFile);
-
-/** This suite's own store namespace, so its sign-ins count with no other suite's. */
-const OWN_STORE = { REDIS_KEY_PREFIX: `${testRedisPrefix()}get-started:` };
 
 const ORGANIZATION = 'First Steps Exchange';
 
@@ -56,7 +52,6 @@ describe('Get started in a browser: from sign-up to a finished test swap', () =>
       smtp: true,
       // A test swap moves only when a helper moves it: the sandbox takes no step of its own.
       sandbox: { stepMs: 3_600_000 },
-      api: OWN_STORE,
       localPoller: {
         POLL_INTERVAL_MS: '60000',
         TEST_POLL_INTERVAL_MS: '500',

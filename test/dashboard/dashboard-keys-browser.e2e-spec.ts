@@ -11,18 +11,12 @@ import {
   signedInContext,
   watchConsole,
 } from '../support/browser.js';
-import { testRedisPrefix } from '../support/database.js';
 import { createDashboardUser } from '../support/dashboard.js';
 import { waitUntil } from '../support/wait.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { createOrganization } from '../factories/partners.js';
 
-/**
- * A store namespace of this suite's own: its deliberate wrong passwords (counted per address,
- * and every test signs in from 127.0.0.1) never add up with other suites' failed sign-ins.
- */
-const OWN_STORE = { REDIS_KEY_PREFIX: `${testRedisPrefix()}dash-browser:` };
 /**
  * The API keys, Webhooks and Events pages in Chromium, as a person uses them: a key created,
  * revealed after re-authentication, used on /v1 and revoked; what a viewer sees; an endpoint
@@ -41,7 +35,6 @@ describe('Dashboard keys, webhooks and events in a browser', () => {
     await receiver.start();
     harness = await startHarness({
       smtp: true,
-      api: OWN_STORE,
       localPoller: {
         POLL_INTERVAL_MS: '60000',
         WEBHOOK_RETRY_BASE_MS: '200',

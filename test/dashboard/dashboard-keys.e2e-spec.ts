@@ -3,7 +3,6 @@ import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { Clock, SIGN_IN_FAILURES_PER_ACCOUNT } from '#app/accounts';
 import { CredentialsService } from '#app/partners';
-import { testRedisPrefix } from '../support/database.js';
 import { type DashboardClient, signedInClient } from '../support/dashboard.js';
 import { waitUntil } from '../support/wait.js';
 import { type Harness, startHarness } from '../support/harness.js';
@@ -18,11 +17,6 @@ function secretIn(html: string): string | null {
 }
 
 /**
- * A store namespace of this suite's own: its deliberate wrong passwords (counted per address,
- * and every test signs in from 127.0.0.1) never add up with other suites' failed sign-ins.
- */
-const OWN_STORE = { REDIS_KEY_PREFIX: `${testRedisPrefix()}dash-keys:` };
-/**
  * The API keys page over plain HTTP, as a browser without script would use it: roles, the
  * re-authentication before a reveal, its audit entry and the owners' notice (a real SMTP server),
  * foreign organizations' keys, CSRF, and hostile input in every field.
@@ -36,7 +30,7 @@ describe('Dashboard API keys page', () => {
   let viewer: { client: DashboardClient };
 
   beforeAll(async () => {
-    harness = await startHarness({ smtp: true, api: OWN_STORE });
+    harness = await startHarness({ smtp: true });
     db = harness.db;
     orgId = await createOrganization(harness.api.app, { name: 'Keyed Exchange' });
     owner = await signedInClient(harness.api, orgId, 'owner');

@@ -11,14 +11,10 @@ import {
   signedInContext,
   watchConsole,
 } from '../support/browser.js';
-import { testRedisPrefix } from '../support/database.js';
 import { createDashboardUser } from '../support/dashboard.js';
 import { waitUntil } from '../support/wait.js';
 import { type Harness, startHarness } from '../support/harness.js';
 import { createOrganization } from '../factories/partners.js';
-
-/** A store namespace of this suite's own, so its requests never count with other suites'. */
-const OWN_STORE = { REDIS_KEY_PREFIX: `${testRedisPrefix()}dash-widget-browser:` };
 
 /**
  * The Widget page in Chromium, as a partner uses it: a test key created for a shop's origin,
@@ -37,7 +33,7 @@ describe('Dashboard Widget page in a browser', () => {
   let url: string;
 
   beforeAll(async () => {
-    harness = await startHarness({ smtp: true, api: OWN_STORE });
+    harness = await startHarness({ smtp: true });
     url = harness.api.url;
     shop = createServer((_req, res) => {
       res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' });

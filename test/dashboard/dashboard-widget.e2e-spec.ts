@@ -2,7 +2,6 @@ import request from 'supertest';
 import type { DataSource } from 'typeorm';
 import { WidgetKeysService } from '#app/widgets';
 import { asset } from '../../apps/api/platform/assets/asset.registry.js';
-import { testRedisPrefix } from '../support/database.js';
 import { type DashboardClient, signedInClient } from '../support/dashboard.js';
 import { waitUntil } from '../support/wait.js';
 import { type Harness, startHarness } from '../support/harness.js';
@@ -11,9 +10,6 @@ import { createOrganization } from '../factories/partners.js';
 const WIDGET_KEY = /wk_(?:live|test)_[0-9a-f]{32}/;
 const SHOP = 'https://shop.example';
 const OTHER_SHOP = 'http://localhost:8080';
-
-/** A store namespace of this suite's own, so its requests never count with other suites'. */
-const OWN_STORE = { REDIS_KEY_PREFIX: `${testRedisPrefix()}dash-widget:` };
 
 /** Text as it reads in the page's markup (the page escapes what it shows). */
 function decoded(html: string): string {
@@ -57,7 +53,7 @@ describe('Dashboard Widget page', () => {
   let viewer: { client: DashboardClient };
 
   beforeAll(async () => {
-    harness = await startHarness({ smtp: true, api: OWN_STORE });
+    harness = await startHarness({ smtp: true });
     db = harness.db;
     orgId = await createOrganization(harness.api.app, { name: 'Widget Shop Ltd' });
     owner = await signedInClient(harness.api, orgId, 'owner');
