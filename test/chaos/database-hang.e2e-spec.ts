@@ -3,9 +3,9 @@ import { DataSource } from 'typeorm';
 import { ConfigError, loadApiConfig, loadCliConfig, loadPollerConfig } from '#app/config';
 import { ErrorCode, toAppError } from '#app/errors';
 import { dataSourceOptions } from '#app/persistence';
-import { createPartner, type TestPartner } from '../factories/partners.js';
-import { startTestApi, testApiEnv, type TestApi } from '../support/api.js';
+import { testApiEnv } from '../support/api.js';
 import { testDatabaseUrl } from '../support/database.js';
+import { startHarness, type Harness } from '../support/harness.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 
 /** Postgres cancels a statement after DATABASE_TIMEOUT_MS; a client that hears nothing gives up 1 s later. */
@@ -50,20 +50,19 @@ describe('Postgres that accepts connections but never answers', () => {
   });
 
   describe('behind the api', () => {
-    let api: TestApi;
-    let partner: TestPartner;
+    let h: Harness;
 
     beforeAll(async () => {
-      api = await startTestApi({ DATABASE_URL: viaProxy, DATABASE_TIMEOUT_MS: String(TIMEOUT_MS) });
-      partner = await createPartner(api.app);
+      h = await startHarness({
+        api: { DATABASE_URL: viaProxy, DATABASE_TIMEOUT_MS: String(TIMEOUT_MS) },
+      });
     });
 
     afterAll(async () => {
-      await api.close();
+      await h?.close();
     });
 
-    const listSwaps = () =>
-      request(api.url).get('/v1/swaps').set('Authorization', partner.authorization);
+    const listSwaps = () => h.get('/v1/swaps');
 
     it('answers a read 503 within the bound, and the next read once it is back 200', async () => {
       // Several pooled connections, as a serving api has.
@@ -80,7 +79,7 @@ describe('Postgres that accepts connections but never answers', () => {
       expect(seconds * 1000).toBeLessThan(BOUND_MS + MARGIN_MS);
 
       const readyStarted = performance.now();
-      const ready = await request(api.url)
+      const ready = await request(h.api.url)
         .get('/ready')
         .timeout(1000 + MARGIN_MS);
       expect(ready.status).toBe(503);
