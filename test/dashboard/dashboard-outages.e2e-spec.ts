@@ -1,14 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { jest } from '@jest/globals';
-import type { NestExpressApplication } from '@nestjs/platform-express';
 import request from 'supertest';
 import { DashboardSessionsService, SIGN_IN_FAILURES_PER_ACCOUNT } from '#app/accounts';
-import { loadApiConfig } from '#app/config';
 import { createRootLogger } from '#app/logging';
-import { createApiApp } from '../../apps/api/api.bootstrap.js';
-import { testApiEnv } from '../support/api.js';
 import { testDatabaseUrl, testRedisUrl } from '../support/database.js';
 import { createDashboardUser, DashboardClient } from '../support/dashboard.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
@@ -162,70 +157,64 @@ class CapturedLines extends Writable {
   }
 }
 
-describe('Dashboard on an unexpected error', () => {
-  let app: NestExpressApplication;
-  let url: string;
+/** One api for the suites that need no outage: its log lines captured for the error suite. */
+describe('Dashboard', () => {
+  let harness: Harness;
   let log: CapturedLines;
 
   beforeAll(async () => {
     log = new CapturedLines();
-    const config = loadApiConfig(testApiEnv());
-    app = await createApiApp(config, createRootLogger('info', log), { shutdownHooks: false });
-    await app.listen(0, '127.0.0.1');
-    url = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
-  });
-
-  afterAll(async () => {
-    jest.restoreAllMocks();
-    await app.close();
-  });
-
-  it('renders a 500 page without details and logs the stack', async () => {
-    const marker = `bug-${randomBytes(4).toString('hex')}`;
-    // A bug no input can provoke on purpose: the session lookup throws what nothing maps.
-    jest
-      .spyOn(app.get(DashboardSessionsService), 'resolve')
-      .mockRejectedValueOnce(new TypeError(marker));
-
-    const res = await request(url).get('/partner').set('Cookie', 'partner_session=whatever');
-
-    expect(res.status).toBe(500);
-    expect(res.headers['content-type']).toMatch(/^text\/html/);
-    expect(res.headers['retry-after']).toBeUndefined();
-    expect(res.text).toContain('role="alert"');
-    expect(res.text).not.toContain(marker);
-    expect(res.text).not.toMatch(LEAKS);
-    const logged = log.lines.filter((line) => JSON.stringify(line).includes(marker));
-    expect(logged).toHaveLength(1);
-    expect(logged[0]).toMatchObject({ level: 50, path: '/partner' });
-    expect(JSON.stringify(logged[0])).toMatch(/TypeError: bug-[0-9a-f]{8}\\n\s+at /);
-  });
-});
-
-describe('Dashboard addresses', () => {
-  let harness: Harness;
-
-  beforeAll(async () => {
-    harness = await startHarness({ smtp: true });
+    harness = await startHarness({ logger: createRootLogger('info', log) });
   });
 
   afterAll(async () => {
     await harness.close();
   });
 
-  it('sends /partner/ where /partner goes, keeping the query', async () => {
-    const slash = await request(harness.api.url).get('/partner/?since=7d');
-    expect(slash.status).toBe(301);
-    expect(slash.headers.location).toBe('/partner?since=7d');
-    const page = await request(harness.api.url).get(slash.headers.location);
-    expect(page.status).toBe(303);
-    expect(page.headers.location).toBe('/partner/login?next=%2Fpartner%3Fsince%3D7d');
-    const nested = await request(harness.api.url).get('/partner/login/');
-    expect(nested.status).toBe(301);
-    expect(nested.headers.location).toBe('/partner/login');
-    // Only reads are sent on: a form posted to another spelling is still unknown.
-    expect((await request(harness.api.url).post('/partner/login/')).status).toBe(404);
-    // The landing page is its own spelling.
-    expect((await request(harness.api.url).get('/')).status).toBe(200);
+  describe('on an unexpected error', () => {
+    afterAll(() => {
+      jest.restoreAllMocks();
+    });
+
+    it('renders a 500 page without details and logs the stack', async () => {
+      const marker = `bug-${randomBytes(4).toString('hex')}`;
+      // A bug no input can provoke on purpose: the session lookup throws what nothing maps.
+      jest
+        .spyOn(harness.api.app.get(DashboardSessionsService), 'resolve')
+        .mockRejectedValueOnce(new TypeError(marker));
+
+      const res = await request(harness.api.url)
+        .get('/partner')
+        .set('Cookie', 'partner_session=whatever');
+
+      expect(res.status).toBe(500);
+      expect(res.headers['content-type']).toMatch(/^text\/html/);
+      expect(res.headers['retry-after']).toBeUndefined();
+      expect(res.text).toContain('role="alert"');
+      expect(res.text).not.toContain(marker);
+      expect(res.text).not.toMatch(LEAKS);
+      const logged = log.lines.filter((line) => JSON.stringify(line).includes(marker));
+      expect(logged).toHaveLength(1);
+      expect(logged[0]).toMatchObject({ level: 50, path: '/partner' });
+      expect(JSON.stringify(logged[0])).toMatch(/TypeError: bug-[0-9a-f]{8}\\n\s+at /);
+    });
+  });
+
+  describe('addresses', () => {
+    it('sends /partner/ where /partner goes, keeping the query', async () => {
+      const slash = await request(harness.api.url).get('/partner/?since=7d');
+      expect(slash.status).toBe(301);
+      expect(slash.headers.location).toBe('/partner?since=7d');
+      const page = await request(harness.api.url).get(slash.headers.location);
+      expect(page.status).toBe(303);
+      expect(page.headers.location).toBe('/partner/login?next=%2Fpartner%3Fsince%3D7d');
+      const nested = await request(harness.api.url).get('/partner/login/');
+      expect(nested.status).toBe(301);
+      expect(nested.headers.location).toBe('/partner/login');
+      // Only reads are sent on: a form posted to another spelling is still unknown.
+      expect((await request(harness.api.url).post('/partner/login/')).status).toBe(404);
+      // The landing page is its own spelling.
+      expect((await request(harness.api.url).get('/')).status).toBe(200);
+    });
   });
 });
