@@ -9,7 +9,7 @@ import {
   type SlotReservation,
 } from '#app/redis';
 import { AppError, ErrorCode } from '#app/errors';
-import { UpstreamBudget } from './upstream-budget.js';
+import { UPSTREAM_RATE_PER_SECOND, UpstreamBudget } from './upstream-budget.js';
 import type {
   PostgresSlotOptions,
   PostgresSlotReservation,
@@ -96,7 +96,9 @@ class TakenStore extends MemoryStore {
   }
 }
 
-/** True when no window of 1 s holds more than 10 of `times`: any 11 span a full second. */
+/** The replicas' handover lead: shorter than production's 5 s, long enough for the same story. */
+const HANDOVER_MS = 2000;
+
 /** False for the limit's own refusal (429 `upstream_rate_limited`); anything else is thrown. */
 function refusedAsLimit(error: unknown): false {
   if (error instanceof AppError && error.code === ErrorCode.UpstreamRateLimited) {
@@ -105,6 +107,7 @@ function refusedAsLimit(error: unknown): false {
   throw error;
 }
 
+/** True when no window of 1 s holds more than 10 of `times`: any 11 span a full second. */
 function withinCap(times: number[]): boolean {
   const sorted = [...times].sort((a, b) => a - b);
   return sorted.every((at, i) => i + 10 >= sorted.length || sorted[i + 10] - at >= 1000);
@@ -117,6 +120,15 @@ describe(UpstreamBudget.name, () => {
 
   const budget = (s: KeyValueStore = store) =>
     new UpstreamBudget('live', s, slots as unknown as UpstreamSlotsRepository);
+  /** A replica on a real Redis, moving back to it a short handover after the first finds it. */
+  const replicaBudget = (redis: ReplicaRedis) =>
+    new UpstreamBudget(
+      'live',
+      redis,
+      slots as unknown as UpstreamSlotsRepository,
+      UPSTREAM_RATE_PER_SECOND,
+      HANDOVER_MS,
+    );
 
   beforeEach(() => {
     store = new FlakyStore();
@@ -232,12 +244,12 @@ describe(UpstreamBudget.name, () => {
     const prefix = `test:budget:${randomBytes(4).toString('hex')}:`;
     const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
     const replicas = [new ReplicaRedis(redisUrl, prefix), new ReplicaRedis(redisUrl, prefix)];
-    const budgets = replicas.map(
-      (redis) => new UpstreamBudget('live', redis, slots as unknown as UpstreamSlotsRepository),
-    );
+    const budgets = replicas.map(replicaBudget);
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const times: number[] = [];
-    const until = performance.now() + 9000;
+    // Redis is back 3 s in; the first replica finds it within a probe interval, and both move
+    // back to it the handover lead later: a second on the store after that ends the run.
+    const until = performance.now() + 3000 + 1000 + HANDOVER_MS + 1000;
     const caller = (replica: UpstreamBudget) => async () => {
       while (performance.now() < until) {
         await replica.acquire('partner').then(
@@ -252,10 +264,11 @@ describe(UpstreamBudget.name, () => {
         redis.down = true;
       }
       await sleep(2000);
-      // Redis restarts empty; one replica reconnects at once, the other 2 s later.
+      // Redis restarts empty; one replica reconnects at once, the other a second later, before
+      // the handover moment.
       await replicas[0].del('upstream:live');
       replicas[0].down = false;
-      await sleep(2000);
+      await sleep(1000);
       replicas[1].down = false;
     })();
     try {
@@ -278,20 +291,18 @@ describe(UpstreamBudget.name, () => {
     const prefix = `test:budget:${randomBytes(4).toString('hex')}:`;
     const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
     const replicas = [new ReplicaRedis(redisUrl, prefix), new ReplicaRedis(redisUrl, prefix)];
-    const [back, behind] = replicas.map(
-      (redis) => new UpstreamBudget('live', redis, slots as unknown as UpstreamSlotsRepository),
-    );
+    const [back, behind] = replicas.map(replicaBudget);
     try {
       for (const redis of replicas) {
         redis.down = true;
       }
       await Promise.all([back.acquire('partner'), behind.acquire('partner')]);
       replicas[0].down = false;
-      // The first replica finds the store and sets the handover moment 5 s ahead; until then both
+      // The first replica finds the store and sets the handover moment ahead; until then both
       // keep reserving on Postgres.
       await back.acquire('partner');
       await behind.acquire('partner');
-      await new Promise((resolve) => setTimeout(resolve, 5200));
+      await new Promise((resolve) => setTimeout(resolve, HANDOVER_MS + 200));
 
       await back.acquire('partner');
       const behindAnswer = await behind.acquire('partner').then(

@@ -88,12 +88,15 @@ export class UpstreamBudget {
    * @param name the budget's own keys (a provider and a mode): budgets never spend each other's
    *   slots.
    * @param ratePerSecond the provider's cap across every replica and poller.
+   * @param handoverMs how long after the first replica on Postgres finds the store again every
+   *   replica moves back to it (5 s: each one's connection comes back at its own moment).
    */
   constructor(
     private readonly name: string,
     private readonly store: KeyValueStore,
     private readonly slots: UpstreamSlotsRepository,
     ratePerSecond = UPSTREAM_RATE_PER_SECOND,
+    private readonly handoverMs = HANDOVER_MS,
   ) {
     this.spacingMs = spacingMs(ratePerSecond);
   }
@@ -232,7 +235,7 @@ export class UpstreamBudget {
       this.storeDownAt = performance.now();
       return false;
     }
-    const waitMs = await this.slots.beginHandover(key, HANDOVER_MS).catch(() => 0);
+    const waitMs = await this.slots.beginHandover(key, this.handoverMs).catch(() => 0);
     this.handoverUntil = performance.now() + waitMs;
     return waitMs <= 0;
   }
