@@ -1,5 +1,7 @@
 import { execFile } from 'node:child_process';
+import { Writable } from 'node:stream';
 import { promisify } from 'node:util';
+import { runAdminCommand } from '../../apps/cli/cli.run.js';
 import { testApiEnv } from './api.js';
 
 const run = promisify(execFile);
@@ -37,4 +39,25 @@ export async function runCli(
 /** Runs the built CLI against the per-run test database. */
 export function admin(...args: string[]): Promise<CliResult> {
   return runCli(args, testApiEnv());
+}
+
+/** A stream that keeps what is written to it, as text. */
+class Collected extends Writable {
+  text = '';
+
+  override _write(chunk: Buffer | string, _encoding: BufferEncoding, done: () => void): void {
+    this.text += String(chunk);
+    done();
+  }
+}
+
+/**
+ * Runs an admin command in this process, through the CLI's own entry function, against the
+ * per-run test database: what `admin` answers, without starting Node for each command.
+ */
+export async function adminInProcess(...args: string[]): Promise<CliResult> {
+  const stdout = new Collected();
+  const stderr = new Collected();
+  const code = await runAdminCommand(args, testApiEnv(), { stdout, stderr });
+  return { code, stdout: stdout.text, stderr: stderr.text };
 }
