@@ -57,7 +57,7 @@ describe('Webhooks', () => {
           ...env,
           POLLER_HEALTH_PORT: '0',
           POLL_INTERVAL_MS: '60000',
-          WEBHOOK_RETRY_BASE_MS: '200',
+          WEBHOOK_RETRY_BASE_MS: '100',
         }),
       ),
       pino({ level: 'silent' }),
@@ -269,7 +269,8 @@ describe('Webhooks', () => {
         events: ['swap.created'],
       });
       const backlog = await createTestSwap(tester);
-      // Four failures at a 200 ms base: the next retry is 36 s (±10 %) away.
+      // Four failures at a 100 ms base (4.3 s): the next retry is 18 s (±10 %) away, past the
+      // 15 s this test allows the backlog.
       await waitUntil(
         'four failed attempts',
         () => Promise.resolve(receiver.at('/recovering').length >= 4),
