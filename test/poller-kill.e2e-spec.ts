@@ -30,7 +30,9 @@ describe('Poller: killed between two pages of its listing', () => {
       PROVIDER_URL: h.sandbox.url,
       PROVIDER_TIMEOUT_MS: '10000',
       POLLER_TICK_MS: '50',
-      POLLER_LEASE_MS: '10000',
+      // Past the listing's answer, so the first poller holds its page; short, since the next
+      // poller takes the killed one's page over once it has run out.
+      POLLER_LEASE_MS: '5000',
       WEBHOOK_LEASE_MS: '3000',
       ...overrides,
     });
