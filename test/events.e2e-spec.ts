@@ -184,8 +184,9 @@ describe('Events', () => {
             await sleep(Math.floor(Math.random() * 80));
           });
           written += 1;
-          // About 100 a second: the reader keeps up, so its pages end among uncommitted writes.
-          await sleep(Math.floor(Math.random() * 240));
+          // About 200 a second: the reader (up to 7 × 80 a second) keeps up, so its pages end
+          // among uncommitted writes.
+          await sleep(Math.floor(Math.random() * 120));
         }
       }),
     );
