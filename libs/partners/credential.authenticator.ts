@@ -77,6 +77,10 @@ export class CredentialAuthenticator implements OnModuleInit, OnModuleDestroy {
     @Inject(KEY_VALUE_STORE) private readonly store: KeyValueStore,
   ) {}
 
+  /**
+   * Waits a second at most: while the store is down the subscription stays queued and is made
+   * when it answers.
+   */
   async onModuleInit(): Promise<void> {
     try {
       await this.store.subscribe(CREDENTIAL_REVOKED_CHANNEL, (publicKey) => this.evict(publicKey));

@@ -139,6 +139,9 @@ const SCRIPTS = {
   reserveSlot: RESERVE_SCRIPT,
 } as const;
 
+/** How long `subscribe` waits for Redis before leaving the subscription queued. */
+const SUBSCRIBE_WAIT_MS = 1000;
+
 type ScriptName = keyof typeof SCRIPTS;
 type ScriptCommands = Record<
   ScriptName,
@@ -258,15 +261,22 @@ export class RedisStore implements KeyValueStore {
     await this.client.publish(this.keyPrefix + channel, message);
   }
 
+  /**
+   * Resolves once subscribed, or after a second while Redis is unreachable: the subscription is
+   * then queued on its own connection and made when Redis answers (and renewed after each
+   * reconnect), so a process starting during an outage is not held up by it.
+   */
   async subscribe(channel: string, handler: (message: string) => void): Promise<void> {
     const full = this.keyPrefix + channel;
     this.handlers.set(full, [...(this.handlers.get(full) ?? []), handler]);
     if (!this.subscriber) {
-      // A subscribed connection cannot run commands, so fan-out gets its own; it must queue
-      // the SUBSCRIBE until connected and re-subscribes by itself after a reconnect.
+      // A subscribed connection cannot run commands, so fan-out gets its own. It queues the
+      // SUBSCRIBE until connected, however long that takes (a refused one would not be renewed
+      // after a reconnect), and re-subscribes by itself after each reconnect.
       this.subscriber = new Redis(this.url, {
         connectionName: 'swap-partners-sub',
         lazyConnect: false,
+        maxRetriesPerRequest: null,
       });
       this.subscriber.on('error', (error: Error) =>
         this.logger.warn({ err: error.message }, 'redis subscriber error'),
@@ -277,7 +287,25 @@ export class RedisStore implements KeyValueStore {
         }
       });
     }
-    await this.subscriber.subscribe(full);
+    const subscribed = this.subscriber.subscribe(full).then(
+      () => null,
+      (error: unknown) => (error instanceof Error ? error : new Error(String(error))),
+    );
+    let timer: NodeJS.Timeout | undefined;
+    const waited = new Promise<'waiting'>((resolve) => {
+      timer = setTimeout(() => resolve('waiting'), SUBSCRIBE_WAIT_MS);
+    });
+    try {
+      const outcome = await Promise.race([subscribed, waited]);
+      if (outcome instanceof Error) {
+        throw outcome;
+      }
+      if (outcome === 'waiting') {
+        this.logger.warn({ channel }, 'redis unreachable: subscribing once it answers');
+      }
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Up when the server answers a ping within `timeoutMs`, waiting for a connection under way. */

@@ -64,18 +64,18 @@ export class WidgetKeyAuthenticator implements OnModuleInit {
   ) {}
 
   /**
-   * Not awaited: a store that is down queues the subscription until it connects (and renews it
-   * after each reconnect), and the app must start meanwhile; the 2 s cache still bounds revocation.
+   * Waits a second at most: while the store is down the subscription stays queued and is made
+   * when it answers; the 2 s cache still bounds revocation meanwhile.
    */
-  onModuleInit(): void {
-    this.store
-      .subscribe(WIDGET_KEY_REVOKED_CHANNEL, (key) => this.evict(key))
-      .catch((error: unknown) => {
-        this.logger.warn(
-          { err: (error as Error).message },
-          'widget key revocation fan-out unavailable',
-        );
-      });
+  async onModuleInit(): Promise<void> {
+    try {
+      await this.store.subscribe(WIDGET_KEY_REVOKED_CHANNEL, (key) => this.evict(key));
+    } catch (error: unknown) {
+      this.logger.warn(
+        { err: (error as Error).message },
+        'widget key revocation fan-out unavailable',
+      );
+    }
   }
 
   /** The caller a header names, or 401. */
