@@ -6,7 +6,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Browser, Frame, Page } from 'playwright-core';
 import request from 'supertest';
 import { asset } from '../apps/api/platform/assets/asset.registry.js';
-import { ADMIN_HEADERS } from './support/api.js';
+import { createWidgetKey } from './factories/partners.js';
 import { launchChromium } from './support/browser.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { waitUntil } from './support/wait.js';
@@ -66,12 +66,9 @@ describe('The swap widget in a browser', () => {
     });
     await new Promise<void>((resolve) => shop.listen(0, '127.0.0.1', resolve));
     shopPort = (shop.address() as AddressInfo).port;
-    const created = await request(h.api.url)
-      .post(`/admin/organizations/${h.partner.organizationId}/widget_keys`)
-      .set(ADMIN_HEADERS)
-      .send({ mode: 'test', name: 'Shop', allowedOrigins: [`http://127.0.0.1:${shopPort}`] })
-      .expect(201);
-    key = (created.body as { widgetKey: { key: string } }).widgetKey.key;
+    key = await createWidgetKey(h.api.app, h.partner.organizationId, [
+      `http://127.0.0.1:${shopPort}`,
+    ]);
     html = partnerPage(h.api.url, key);
     browser = await launchChromium();
     mkdirSync(SCREENSHOTS, { recursive: true });

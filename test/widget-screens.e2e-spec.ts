@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import request from 'supertest';
-import { ADMIN_HEADERS } from './support/api.js';
+import { createWidgetKey } from './factories/partners.js';
 import { launchChromium, screenshot, seriousAxeFindings, watchConsole } from './support/browser.js';
 import { startHarness, type Harness } from './support/harness.js';
 
@@ -35,12 +35,7 @@ describe('The widget after the deposit window', () => {
       sandbox: { stepMs: 300 },
       partner: { status: 'pending_review', mode: 'test' },
     });
-    const created = await request(h.api.url)
-      .post(`/admin/organizations/${h.partner.organizationId}/widget_keys`)
-      .set(ADMIN_HEADERS)
-      .send({ mode: 'test', name: 'Shop', allowedOrigins: [SHOP] })
-      .expect(201);
-    key = (created.body as { widgetKey: { key: string } }).widgetKey.key;
+    key = await createWidgetKey(h.api.app, h.partner.organizationId, [SHOP]);
     browser = await launchChromium();
   }, 120_000);
 
@@ -242,12 +237,10 @@ describe('The widget after the deposit window', () => {
 
   it('offers no test address with a live key, whose API refuses to give one', async () => {
     const active = await h.newPartner();
-    const created = await request(h.api.url)
-      .post(`/admin/organizations/${active.organizationId}/widget_keys`)
-      .set(ADMIN_HEADERS)
-      .send({ mode: 'live', name: 'Live shop', allowedOrigins: [SHOP] })
-      .expect(201);
-    const liveKey = (created.body as { widgetKey: { key: string } }).widgetKey.key;
+    const liveKey = await createWidgetKey(h.api.app, active.organizationId, [SHOP], {
+      mode: 'live',
+      name: 'Live shop',
+    });
     const page = await request(h.api.url).get(`/widget?key=${liveKey}`).expect(200);
     expect(page.text).not.toMatch(/<button[^>]*>Use a test address</);
     const refused = await request(h.api.url)

@@ -2,6 +2,7 @@ import request from 'supertest';
 import type { INestApplicationContext } from '@nestjs/common';
 import { type CredentialMode, type OrganizationStatus } from '#app/domain';
 import { OrganizationsService } from '#app/partners';
+import { WidgetKeysService } from '#app/widgets';
 
 export interface TestPartner {
   organizationId: string;
@@ -99,4 +100,20 @@ export async function createPartnerOverHttp(
     .expect(201);
   const { credential } = issued.body as { credential: { publicKey: string; secret: string } };
   return toTestPartner(organizationId, credential);
+}
+
+/**
+ * A widget key of `organizationId` (test mode, named "Shop", unless asked) for pages served from
+ * `allowedOrigins`, made through the same service the admin API uses; the key.
+ */
+export async function createWidgetKey(
+  app: INestApplicationContext,
+  organizationId: string,
+  allowedOrigins: string[],
+  { mode = 'test', name = 'Shop' }: { mode?: CredentialMode; name?: string } = {},
+): Promise<string> {
+  const created = await app
+    .get(WidgetKeysService)
+    .create(organizationId, { mode, name, allowedOrigins }, 'test');
+  return created.key;
 }

@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import request from 'supertest';
 import { generateAddress } from '#app/chains';
-import { issueCredential, type TestPartner } from '../factories/partners.js';
+import { createWidgetKey, issueCredential, type TestPartner } from '../factories/partners.js';
 import { TEST_ADMIN_TOKEN } from '../support/api.js';
 import { createDashboardUser } from '../support/dashboard.js';
 import { startHarness, type Harness } from '../support/harness.js';
@@ -166,13 +166,7 @@ describe('Every route of the OpenAPI document, fuzzed from its schemas', () => {
       organizationId: target.organizationId,
       publicKey: target.publicKey,
       userId: (await createDashboardUser(h.api, target.organizationId, 'viewer')).user.id,
-      widgetKey: (
-        await request(h.api.url)
-          .post(`/admin/organizations/${target.organizationId}/widget_keys`)
-          .set('Authorization', `Bearer ${TEST_ADMIN_TOKEN}`)
-          .send({ mode: 'test', name: 'Fuzz', allowedOrigins: ['https://shop.example'] })
-          .expect(201)
-      ).body.widgetKey.key as string,
+      widgetKey: await createWidgetKey(h.api.app, target.organizationId, ['https://shop.example']),
       providerId: 'changenow',
     };
   }, 120_000);
