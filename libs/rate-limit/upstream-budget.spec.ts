@@ -265,8 +265,11 @@ describe(UpstreamBudget.name, () => {
     const prefix = `test:budget:${randomBytes(4).toString('hex')}:`;
     const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
     const replicas = [new ReplicaRedis(redisUrl, prefix), new ReplicaRedis(redisUrl, prefix)];
+    // A 2 s handover, so the run goes on 3 s past the moment the replicas move back to Redis (the
+    // second one may find it only after the moment).
     const budgets = replicas.map(
-      (redis) => new UpstreamBudget('live', redis, slots as unknown as UpstreamSlotsRepository),
+      (redis) =>
+        new UpstreamBudget('live', redis, slots as unknown as UpstreamSlotsRepository, 10, 2000),
     );
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const times: number[] = [];
