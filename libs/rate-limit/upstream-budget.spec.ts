@@ -115,6 +115,19 @@ function refusedAsLimit(error: unknown): false {
   throw error;
 }
 
+/** The most of `times` that fall within one second. */
+function busiestSecond(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  return Math.max(...sorted.map((at) => sorted.filter((t) => t >= at && t - at < 1000).length));
+}
+
+/** Two replicas' connections to one real Redis, under keys of their own test. */
+function twoReplicasOfOneRedis(): ReplicaRedis[] {
+  const prefix = `test:budget:${randomBytes(4).toString('hex')}:`;
+  const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+  return [new ReplicaRedis(redisUrl, prefix), new ReplicaRedis(redisUrl, prefix)];
+}
+
 /** True when no window of 1 s holds more than 10 of `times`: any 11 span a full second. */
 function withinCap(times: number[]): boolean {
   const sorted = [...times].sort((a, b) => a - b);
@@ -252,25 +265,17 @@ describe(UpstreamBudget.name, () => {
     })();
     await Promise.all([...Array.from({ length: 12 }, caller), switches]);
     expect(slots.reservations).toBeGreaterThan(0);
-    const sorted = [...times].sort((a, b) => a - b);
-    const worst = Math.max(
-      ...sorted.map((at) => sorted.filter((t) => t >= at && t - at < 1000).length),
-    );
+    const worst = busiestSecond(times);
     expect({ worst, withinCap: withinCap(times) }).toEqual({ worst, withinCap: true });
     // Still served, not starved: the pause at each switch is about 2.6 s at most.
     expect(times.length).toBeGreaterThanOrEqual(15);
   }, 20_000);
 
   it('holds the cap across two replicas when Redis comes back empty and they reach it apart', async () => {
-    const prefix = `test:budget:${randomBytes(4).toString('hex')}:`;
-    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-    const replicas = [new ReplicaRedis(redisUrl, prefix), new ReplicaRedis(redisUrl, prefix)];
-    // A 2 s handover, so the run goes on 3 s past the moment the replicas move back to Redis (the
-    // second one may find it only after the moment).
-    const budgets = replicas.map(
-      (redis) =>
-        new UpstreamBudget('live', redis, slots as unknown as UpstreamSlotsRepository, 10, 2000),
-    );
+    const replicas = twoReplicasOfOneRedis();
+    // With the 2 s handover the run goes on 3 s past the moment the replicas move back to Redis
+    // (the second one may find it only after the moment).
+    const budgets = replicas.map(replicaBudget);
     const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
     const times: number[] = [];
     const until = performance.now() + 9000;
@@ -302,18 +307,13 @@ describe(UpstreamBudget.name, () => {
     } finally {
       await Promise.all(replicas.map((redis) => redis.close()));
     }
-    const sorted = [...times].sort((a, b) => a - b);
-    const worst = Math.max(
-      ...sorted.map((at) => sorted.filter((t) => t >= at && t - at < 1000).length),
-    );
+    const worst = busiestSecond(times);
     expect({ worst, withinCap: withinCap(times) }).toEqual({ worst, withinCap: true });
     expect(times.length).toBeGreaterThanOrEqual(30);
   }, 30_000);
 
   it('gives no slot on Postgres to a replica that has not found the store by the handover moment', async () => {
-    const prefix = `test:budget:${randomBytes(4).toString('hex')}:`;
-    const redisUrl = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
-    const replicas = [new ReplicaRedis(redisUrl, prefix), new ReplicaRedis(redisUrl, prefix)];
+    const replicas = twoReplicasOfOneRedis();
     const [back, behind] = replicas.map(replicaBudget);
     try {
       for (const redis of replicas) {
