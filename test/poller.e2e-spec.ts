@@ -333,9 +333,9 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
                now() - interval '20 minutes')`,
       [waiting, partner.organizationId],
     );
+    const gauge = (text: string, name: string): number =>
+      Number(new RegExp(`^${name} ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
     try {
-      const gauge = (text: string, name: string): number =>
-        Number(new RegExp(`^${name} ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
       await waitUntil(
         'the lag gauges to show the overdue swap and the waiting earnings',
         async () => {
@@ -358,10 +358,13 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
       await h.db.query('DELETE FROM earnings_pending WHERE swap_id = $1', [waiting]);
       await h.db.query('DELETE FROM swaps WHERE id = $1', [overdue]);
     }
+    // The hour-old swap is gone: the gauge falls back to the seconds a busy machine's poller may
+    // run behind the file's other swaps (exactly 0 only when it keeps up).
     await waitUntil(
-      'the lag gauge to clear once nothing is overdue',
-      async () => /^poller_oldest_due_swap_lag_seconds\{lane="live"\} 0$/m.test(await metrics()),
-      30_000,
+      'the lag gauge to clear once the overdue swap is gone',
+      async () =>
+        gauge(await metrics(), 'poller_oldest_due_swap_lag_seconds\\{lane="live"\\}') < 60,
+      45_000,
       250,
     );
   });
