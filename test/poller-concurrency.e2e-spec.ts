@@ -1,6 +1,5 @@
-import type { DataSource } from 'typeorm';
 import { ADMIN_HEADERS, testApiEnv } from './support/api.js';
-import { openTestDataSource } from './support/database.js';
+import { startHarness, type Harness } from './support/harness.js';
 import { spawnService, spawnServices, type ServiceProcess } from './support/processes.js';
 import {
   createSandboxTransactions,
@@ -8,7 +7,6 @@ import {
   seedSwaps,
   seenSince as seenSinceOf,
 } from './support/poller-fixtures.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 
 /** Long enough that each cycle's listing (a few pages) ends well before the next cycle starts. */
@@ -16,28 +14,26 @@ const POLL_INTERVAL_MS = 3000;
 const LIST_PAGE = 100;
 
 describe('Poller: several pollers, leases and a killed poller', () => {
-  let sandbox: TestSandbox;
-  let db: DataSource;
+  let h: Harness;
   /** Real sandbox transaction ids, created once through the adapter. */
   let transactionIds: string[];
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ stepMs: 60_000 });
-    db = await openTestDataSource();
-    transactionIds = await createSandboxTransactions(sandbox, 560);
+    h = await startHarness({ sandbox: { stepMs: 60_000 } });
+    transactionIds = await createSandboxTransactions(h.sandbox, 560);
   });
 
   afterAll(async () => {
-    await db.destroy();
-    await sandbox.close();
+    await h.close();
   });
 
-  const cycle = () => currentCycle(db);
-  const seenSince = (organizationId: string, since: Date) => seenSinceOf(db, organizationId, since);
+  const cycle = () => currentCycle(h.db);
+  const seenSince = (organizationId: string, since: Date) =>
+    seenSinceOf(h.db, organizationId, since);
 
   function pollerEnv(overrides: Record<string, string> = {}): Record<string, string | undefined> {
     return testApiEnv({
-      PROVIDER_URL: sandbox.url,
+      PROVIDER_URL: h.sandbox.url,
       POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
       POLLER_TICK_MS: '50',
       POLLER_BATCH_SIZE: '50',
@@ -53,7 +49,8 @@ describe('Poller: several pollers, leases and a killed poller', () => {
     let organizationId: string;
 
     beforeAll(async () => {
-      organizationId = await seedSwaps(db, transactionIds.slice(0, SWAPS));
+      organizationId = h.partner.organizationId;
+      await seedSwaps(h.db, transactionIds.slice(0, SWAPS), { organizationId });
       pollers = await spawnServices('poller', [pollerEnv(), pollerEnv(), pollerEnv()]);
     }, 120_000);
 
@@ -96,7 +93,7 @@ describe('Poller: several pollers, leases and a killed poller', () => {
       // The pollers share the pages.
       expect(shares.filter((share) => share > 0).length).toBeGreaterThanOrEqual(2);
 
-      const { getTransactions, perSecond } = await sandbox.control.stats();
+      const { getTransactions, perSecond } = await h.sandbox.control.stats();
       const pagesPerCycle = Math.floor(SWAPS / LIST_PAGE) + 1;
       // No page is asked twice in a cycle: each offset of the listing exactly once per cycle.
       // Pollers that claim pages at once may each ask one past the end before it is known.
@@ -122,16 +119,17 @@ describe('Poller: several pollers, leases and a killed poller', () => {
 
     beforeAll(async () => {
       // Only this block's swaps are left to refresh, in a cycle of their own.
-      await db.query(`UPDATE swaps SET status = 'finished', next_poll_at = NULL`);
-      organizationId = await seedSwaps(db, transactionIds.slice(500, 530));
+      await h.db.query(`UPDATE swaps SET status = 'finished', next_poll_at = NULL`);
+      organizationId = (await h.newPartner()).organizationId;
+      await seedSwaps(h.db, transactionIds.slice(500, 530), { organizationId });
     });
 
     beforeEach(async () => {
-      await db.query(`DELETE FROM poll_cycles`);
+      await h.db.query(`DELETE FROM poll_cycles`);
     });
 
     afterEach(async () => {
-      await sandbox.control.clearFaults();
+      await h.sandbox.control.clearFaults();
       await running?.stop('SIGKILL');
       running = null;
     });
@@ -142,7 +140,7 @@ describe('Poller: several pollers, leases and a killed poller', () => {
     }
 
     async function listingCalls(): Promise<number> {
-      return (await sandbox.control.stats()).getTransactions.listingOffsets.length;
+      return (await h.sandbox.control.stats()).getTransactions.listingOffsets.length;
     }
 
     /** Waits until the poller is inside a listing call; a poller that died says why. */
@@ -157,7 +155,7 @@ describe('Poller: several pollers, leases and a killed poller', () => {
 
     it('killed holding a page loses no swap: another takes them over once its lease runs out', async () => {
       // Every answer is held back, so the poller is inside its first provider call when killed.
-      await sandbox.control.setFault({
+      await h.sandbox.control.setFault({
         method: 'getTransactions',
         mode: 'timeout',
         delayMs: 20_000,
@@ -169,7 +167,7 @@ describe('Poller: several pollers, leases and a killed poller', () => {
       const { startedAt } = await cycle();
 
       await sut.stop('SIGKILL');
-      await sandbox.control.clearFaults();
+      await h.sandbox.control.clearFaults();
       const rescuer = await spawnService('poller', pollerEnv({ POLLER_LEASE_MS: '2000' }));
       try {
         await waitUntil('every swap of the dead poller to be refreshed', async () => {
@@ -180,7 +178,7 @@ describe('Poller: several pollers, leases and a killed poller', () => {
       }
 
       // Taken over by id or by a new listing, but never before the dead poller's lease ran out.
-      const [first] = await db.query<{ at: Date }[]>(
+      const [first] = await h.db.query<{ at: Date }[]>(
         `SELECT min(last_seen_at) AS at FROM swaps WHERE organization_id = $1`,
         [organizationId],
       );
@@ -188,7 +186,7 @@ describe('Poller: several pollers, leases and a killed poller', () => {
     });
 
     it('on SIGTERM finishes the page in flight, asks for no more and holds no lease', async () => {
-      await sandbox.control.setFault({
+      await h.sandbox.control.setFault({
         method: 'getTransactions',
         mode: 'timeout',
         delayMs: 1500,
@@ -203,7 +201,7 @@ describe('Poller: several pollers, leases and a killed poller', () => {
 
       expect(await seenSince(organizationId, startedAt)).toBe(30);
       expect(await listingCalls()).toBe(before + 1);
-      const [leased] = await db.query<{ count: number }[]>(
+      const [leased] = await h.db.query<{ count: number }[]>(
         `SELECT count(*)::int AS count FROM swaps WHERE lease_owner IS NOT NULL`,
       );
       expect(leased.count).toBe(0);

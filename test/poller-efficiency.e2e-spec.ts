@@ -1,6 +1,5 @@
-import type { DataSource } from 'typeorm';
 import { testApiEnv } from './support/api.js';
-import { openTestDataSource } from './support/database.js';
+import { startHarness, type Harness } from './support/harness.js';
 import {
   createSandboxTransactions,
   currentCycle,
@@ -8,7 +7,6 @@ import {
   seenSince,
 } from './support/poller-fixtures.js';
 import { spawnService, type ServiceProcess } from './support/processes.js';
-import { startTestSandbox, type TestSandbox } from './support/sandbox.js';
 import { waitUntil } from './support/wait.js';
 
 const SWAPS = 300;
@@ -16,21 +14,20 @@ const POLL_INTERVAL_MS = 3000;
 
 /** One provider call refreshes up to 100 swaps; changes are seen within a cycle. */
 describe('Poller: refreshes per provider call', () => {
-  let sandbox: TestSandbox;
-  let db: DataSource;
+  let h: Harness;
   let poller: ServiceProcess;
   let organizationId: string;
   let transactionIds: string[];
 
   beforeAll(async () => {
-    sandbox = await startTestSandbox({ stepMs: 60_000 });
-    db = await openTestDataSource();
-    transactionIds = await createSandboxTransactions(sandbox, SWAPS);
-    organizationId = await seedSwaps(db, transactionIds);
+    h = await startHarness({ sandbox: { stepMs: 60_000 } });
+    organizationId = h.partner.organizationId;
+    transactionIds = await createSandboxTransactions(h.sandbox, SWAPS);
+    await seedSwaps(h.db, transactionIds, { organizationId });
     poller = await spawnService(
       'poller',
       testApiEnv({
-        PROVIDER_URL: sandbox.url,
+        PROVIDER_URL: h.sandbox.url,
         POLL_INTERVAL_MS: String(POLL_INTERVAL_MS),
         POLLER_TICK_MS: '50',
       }),
@@ -39,8 +36,7 @@ describe('Poller: refreshes per provider call', () => {
 
   afterAll(async () => {
     await poller.stop();
-    await db.destroy();
-    await sandbox.close();
+    await h.close();
   });
 
   /** Waits for a cycle after `after` whose listing is over and that saw `active` swaps. */
@@ -49,12 +45,12 @@ describe('Poller: refreshes per provider call', () => {
     await waitUntil(
       `a cycle after ${after} to refresh ${active} swaps`,
       async () => {
-        const cycle = await currentCycle(db);
+        const cycle = await currentCycle(h.db);
         if (cycle.number <= after || !cycle.listingOver) {
           return false;
         }
         done = cycle.number;
-        return (await seenSince(db, organizationId, cycle.startedAt)) === active;
+        return (await seenSince(h.db, organizationId, cycle.startedAt)) === active;
       },
       20_000,
     );
@@ -62,11 +58,11 @@ describe('Poller: refreshes per provider call', () => {
   }
 
   async function providerCalls(): Promise<number> {
-    return (await sandbox.control.stats()).calls.getTransactions ?? 0;
+    return (await h.sandbox.control.stats()).calls.getTransactions ?? 0;
   }
 
   async function statusesOf(ids: string[]): Promise<string[]> {
-    const rows = await db.query<{ status: string }[]>(
+    const rows = await h.db.query<{ status: string }[]>(
       `SELECT status FROM swaps WHERE provider_transaction_id = ANY($1)`,
       [ids],
     );
@@ -85,13 +81,13 @@ describe('Poller: refreshes per provider call', () => {
 
     const [finished, failed, held] = [0, 5, 10].map((at) => transactionIds.slice(at, at + 5));
     for (const id of finished) {
-      await sandbox.control.forceStatus(id, 'finished');
+      await h.sandbox.control.forceStatus(id, 'finished');
     }
     for (const id of failed) {
-      await sandbox.control.forceStatus(id, 'failed');
+      await h.sandbox.control.forceStatus(id, 'failed');
     }
     for (const id of held) {
-      await sandbox.control.forceStatus(id, 'hold');
+      await h.sandbox.control.forceStatus(id, 'hold');
     }
     const before = await providerCalls();
     // The ten that left the active statuses are asked for by id within the same cycle.

@@ -27,13 +27,9 @@ describe('Poller: a thousand swaps finish at once', () => {
     const btc = await createSandboxTransactions(h.sandbox, PER_CURRENCY, 'btc');
     const ltc = await createSandboxTransactions(h.sandbox, PER_CURRENCY, 'ltc');
     ids = [...btc, ...ltc];
-    organizations = [
-      await seedSwaps(h.db, btc, { from: 'btc', organizationId: h.partner.organizationId }),
-      await seedSwaps(h.db, ltc, {
-        from: 'ltc',
-        organizationId: (await h.newPartner()).organizationId,
-      }),
-    ];
+    organizations = [h.partner.organizationId, (await h.newPartner()).organizationId];
+    await seedSwaps(h.db, btc, { from: 'btc', organizationId: organizations[0] });
+    await seedSwaps(h.db, ltc, { from: 'ltc', organizationId: organizations[1] });
     // Started once the swaps are stored, so its first cycle lists all of them.
     poller = await spawnService(
       'poller',

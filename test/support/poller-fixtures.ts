@@ -30,36 +30,22 @@ export async function createSandboxTransactions(
 }
 
 /**
- * One waiting swap per provider transaction, of `organizationId` or of a new active organization
- * (fee `feePercent`); answers the organization's id.
+ * One waiting swap per provider transaction of the organization `organizationId` (made with
+ * `startHarness`'s partner, `h.newPartner()` or `createOrganization`).
  */
 export async function seedSwaps(
   db: DataSource,
   providerIds: string[],
-  {
-    from = 'btc',
-    feePercent = '0',
-    organizationId,
-  }: { from?: string; feePercent?: string; organizationId?: string } = {},
-): Promise<string> {
-  const org =
-    organizationId ??
-    (
-      await db.query<{ id: string }[]>(
-        `INSERT INTO organizations (name, fee_percent, status, provider_activated)
-         VALUES ($1, $2, 'active', true) RETURNING id`,
-        [`poller org ${randomBytes(4).toString('hex')}`, feePercent],
-      )
-    )[0].id;
+  { organizationId, from = 'btc' }: { organizationId: string; from?: string },
+): Promise<void> {
   await db.query(
     `INSERT INTO swaps (provider, id, organization_id, provider_transaction_id, status, mode, from_ticker,
        to_ticker, amount_from, amount_expected_to, payin_address, payout_address, next_poll_at)
      SELECT 'changelly', substr(md5(random()::text || tx), 1, 16), $1, tx, 'waiting', 'float', $3::text, 'eth',
             CASE WHEN $3::text = 'btc' THEN 0.1 ELSE 2 END, 2, 'payin-' || tx, 'payout-' || tx, now()
        FROM unnest($2::text[]) AS tx`,
-    [org, providerIds, from],
+    [organizationId, providerIds, from],
   );
-  return org;
 }
 
 /** The live lane's current refresh cycle as the pollers share it. */
