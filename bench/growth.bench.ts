@@ -4,7 +4,8 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { pino } from 'pino';
 import { loadPollerConfig } from '#app/config';
-import { runMigrations } from '#app/persistence';
+import { EventsRepository, type FeedCursor } from '#app/events';
+import { runMigrations, type SqlRunner } from '#app/persistence';
 import { ChangellyAdapter } from '#app/provider';
 import { startPoller } from '../apps/poller/poller.bootstrap.js';
 import type { SandboxStats } from '../apps/sandbox/call.stats.js';
@@ -69,6 +70,17 @@ export interface PollerCycleFigures {
   providerCalls: number;
 }
 
+/** What `EXPLAIN (ANALYZE, BUFFERS)` showed of one statement. */
+export interface PlanFigures {
+  /** The plan's nodes, the root first (`Index Scan using events_feed_type_idx`). */
+  nodes: string[];
+  rowsRead: number;
+  removedByFilter: number;
+  sharedHit: number;
+  sharedRead: number;
+  executionMs: number;
+}
+
 export interface GrowthMeasurement {
   sizes: readonly [number, number];
   largeOrganization: readonly [number, number];
@@ -77,6 +89,8 @@ export interface GrowthMeasurement {
   /** The large organization's last page against its first, at the large size. */
   lastPage: { offset: number; first: RouteFigures; last: RouteFigures };
   exportSeconds: readonly [number, number];
+  /** The feed's `type` filter as the api sends it, at each size. */
+  typeFilterPlans: readonly [PlanFigures, PlanFigures];
   pollIntervalMs: number;
   cycles: PollerCycleFigures[];
   burst: { changes: number; seconds: number; statements: number; cycles: number };
@@ -284,7 +298,7 @@ function routesOf(
   ids: string[],
   references: string[],
   depth: { offset: number; anchor: string },
-  eventCursor: string,
+  eventCursors: { feed: string; type: string },
 ): Route[] {
   const partner =
     (path: (i: number) => string): Probe =>
@@ -316,11 +330,11 @@ function routesOf(
     },
     {
       name: 'GET /v1/events after a cursor',
-      probe: partner(() => `/v1/events?limit=50&after=${eventCursor}`),
+      probe: partner(() => `/v1/events?limit=50&after=${eventCursors.feed}`),
     },
     {
       name: 'GET /v1/events?type=swap.created',
-      probe: partner(() => `/v1/events?limit=50&type=swap.created&after=${eventCursor}`),
+      probe: partner(() => `/v1/events?limit=50&type=swap.created&after=${eventCursors.type}`),
     },
     { name: 'Dashboard Swaps page', probe: page('/partner/swaps') },
     { name: 'Dashboard Swaps, status failed', probe: page('/partner/swaps?status=failed') },
@@ -333,6 +347,68 @@ function routesOf(
     },
     { name: 'Dashboard Events, swap.created', probe: page('/partner/events?type=swap.created') },
   ];
+}
+
+interface PlanNode {
+  'Node Type': string;
+  'Index Name'?: string;
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Shared Hit Blocks': number;
+  'Shared Read Blocks': number;
+  Plans?: PlanNode[];
+}
+
+function nodesOf(node: PlanNode): PlanNode[] {
+  return [node, ...(node.Plans ?? []).flatMap(nodesOf)];
+}
+
+/**
+ * The statement the api's feed sends for `limit=50&type=swap.created&after=<cursor>` (built by the
+ * repository itself, so the bench plans what the route runs), under `EXPLAIN (ANALYZE, BUFFERS)`.
+ */
+async function typeFilterPlan(
+  pool: pg.Pool,
+  organizationId: string,
+  cursorId: string,
+): Promise<PlanFigures> {
+  const {
+    rows: [after],
+  } = await pool.query<FeedCursor>(
+    'SELECT xid::text AS xid, seq::text AS seq FROM events WHERE id = $1',
+    [cursorId],
+  );
+  const sent: { text: string; values: unknown[] }[] = [];
+  const recorder: SqlRunner = {
+    query: <T>(text: string, values: unknown[] = []): Promise<T> => {
+      sent.push({ text, values });
+      return Promise.resolve([] as T);
+    },
+  };
+  await new EventsRepository(recorder as never).feed(
+    { organizationId, livemode: true },
+    { after, limit: 50, type: 'swap.created' },
+  );
+  const {
+    rows: [{ 'QUERY PLAN': plans }],
+  } = await pool.query<{ 'QUERY PLAN': { Plan: PlanNode; 'Execution Time': number }[] }>(
+    `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sent[0].text}`,
+    sent[0].values,
+  );
+  const nodes = nodesOf(plans[0].Plan);
+  const scans = nodes.filter((n) => n['Relation Name'] === 'events');
+  return {
+    nodes: nodes.map(
+      (n) => `${n['Node Type']}${n['Index Name'] ? ` using ${n['Index Name']}` : ''}`,
+    ),
+    rowsRead: scans.reduce((sum, n) => sum + n['Actual Rows'] * n['Actual Loops'], 0),
+    removedByFilter: scans.reduce((sum, n) => sum + (n['Rows Removed by Filter'] ?? 0), 0),
+    sharedHit: plans[0].Plan['Shared Hit Blocks'],
+    sharedRead: plans[0].Plan['Shared Read Blocks'],
+    executionMs: plans[0]['Execution Time'],
+  };
 }
 
 /** Seconds to download the large organization's whole CSV export. */
@@ -421,9 +497,11 @@ export async function measureGrowth(
     }
     const credentials: string[] = [];
     for (let i = 0; i < CREDENTIALS; i += 1) {
+      // Each from an address of its own, as the reads below: a fast machine issues them
+      // quicker than the per-IP limit of `/admin` allows one address.
       const issued = await fetch(`${apiUrl}/admin/organizations/${large}/credentials`, {
         method: 'POST',
-        headers: admin,
+        headers: { ...admin, 'x-forwarded-for': nextAddress() },
         body: '{}',
       });
       if (issued.status !== 201) {
@@ -461,7 +539,9 @@ export async function measureGrowth(
     const largeCount: number[] = [];
     const measured: RouteFigures[][] = [];
     const exported: number[] = [];
+    const typeFilterPlans: PlanFigures[] = [];
     let routes: Route[] = [];
+    let typeFilterCursor = '';
     let lastPage: GrowthMeasurement['lastPage'] | undefined;
     for (const [i, size] of sizes.entries()) {
       write(`growth: seeding to ${size} swaps…`);
@@ -488,6 +568,18 @@ export async function measureGrowth(
           `SELECT id FROM events WHERE organization_id = $1 ORDER BY xid, seq OFFSET $2 LIMIT 1`,
           [large, Math.floor((count * EVENTS_PER_SWAP) / 2)],
         );
+        // The type filter's own cursor: half way through the type's events, so a full page of
+        // the same events follows it at both sizes. After the feed's cursor the small size held
+        // no swap.created (a chunk's rows go in in the planner's order), so the filter read an
+        // empty page at 10,000 and a full one at 1,000,000.
+        const {
+          rows: [typeCursor],
+        } = await pool.query<{ id: string }>(
+          `SELECT id FROM events WHERE organization_id = $1 AND type = 'swap.created'
+            ORDER BY xid, seq OFFSET $2 LIMIT 1`,
+          [large, Math.floor(count / 2)],
+        );
+        typeFilterCursor = typeCursor.id;
         // The depth both sizes share: the large organization's last page at the small size.
         const offset = count - 50;
         routes = routesOf(
@@ -496,11 +588,12 @@ export async function measureGrowth(
           sample.slice(0, 300).map((row) => row.id),
           sample.flatMap((row) => (row.ref ? [row.ref] : [])).slice(0, 200),
           { offset, anchor: sample[offset - 1].id },
-          cursor.id,
+          { feed: cursor.id, type: typeCursor.id },
         );
       }
       write(`growth: measuring ${routes.length} routes at ${size} swaps…`);
       measured.push(await measureRoutes(apiUrl, routes));
+      typeFilterPlans.push(await typeFilterPlan(pool, large, typeFilterCursor));
       exported.push(await exportSeconds(apiUrl, cookie));
       if (i === 1) {
         const offset = count - 50;
@@ -534,6 +627,7 @@ export async function measureGrowth(
       })),
       lastPage: lastPage as GrowthMeasurement['lastPage'],
       exportSeconds: [exported[0], exported[1]],
+      typeFilterPlans: [typeFilterPlans[0], typeFilterPlans[1]],
       pollIntervalMs: GROWTH_DEFAULTS.pollIntervalMs,
       cycles: poller.cycles,
       burst: poller.burst,
@@ -723,6 +817,9 @@ export function growthSection(m: GrowthMeasurement): string[] {
   const lastRatio = ratio(m.lastPage.last.p99Ms, m.lastPage.first.p99Ms);
   const verdict = (met: boolean): string => (met ? 'met' : 'MISSED');
   const within = m.cycles.every((c) => c.seconds * 1000 < m.pollIntervalMs);
+  const plan = (size: number, p: PlanFigures): string =>
+    `| ${fmt(size)} | ${p.nodes.join(' → ')} | ${p.rowsRead} | ${p.removedByFilter} | ` +
+    `${p.sharedHit} / ${p.sharedRead} | ${p.executionMs.toFixed(2)} |`;
   return [
     '## Growth: 10,000 swaps, then 1,000,000',
     '',
@@ -749,6 +846,14 @@ export function growthSection(m: GrowthMeasurement): string[] {
       `(p99 ${lastRatio.toFixed(2)} ×). CSV export of the large organization: ` +
       `${fmt(m.largeOrganization[0])} rows in ${m.exportSeconds[0].toFixed(2)} s, ` +
       `${fmt(m.largeOrganization[1])} in ${m.exportSeconds[1].toFixed(2)} s.`,
+    '',
+    "The `type` filter's statement, as the feed sends it for the route above, under",
+    '`EXPLAIN (ANALYZE, BUFFERS)` right after the route was measured at each size:',
+    '',
+    '| swaps | plan | rows read | removed by filter | shared blocks hit / read | ms |',
+    '|---:|---|---:|---:|---:|---:|',
+    plan(small, m.typeFilterPlans[0]),
+    plan(large, m.typeFilterPlans[1]),
     '',
     `One poller (\`POLL_INTERVAL_MS\` ${m.pollIntervalMs}, the upstream cap of 10 calls/s) over the`,
     `${fmt(large)} stored swaps and active swaps of a sandbox; each complete cycle (listing over,`,
