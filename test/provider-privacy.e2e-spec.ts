@@ -190,8 +190,26 @@ describe('Provider names never reach partners', () => {
     for (const path of [`/v1/swaps/${id}`, '/v1/swaps', `/v1/swaps/${id}/events`]) {
       keep(path, await v1('get', path).expect(200));
     }
-    const feed = keep('/v1/events', await v1('get', '/v1/events?limit=200').expect(200));
-    const eventIds = (feed.body as { events: { id: string }[] }).events.map((e) => e.id);
+    // The feed shows an event once every transaction older than its own has ended, so under
+    // load it can lag the swaps' own event lists; wait until it holds every event of both swaps.
+    const idsOf = (res: request.Response): string[] =>
+      (res.body as { events: { id: string }[] }).events.map((e) => e.id);
+    const swapEventIds: string[] = [];
+    for (const swapId of [id, swap.id]) {
+      swapEventIds.push(...idsOf(await v1('get', `/v1/swaps/${swapId}/events`).expect(200)));
+    }
+    let feed = await v1('get', '/v1/events?limit=200').expect(200);
+    await waitUntil(
+      'the event feed to hold every event of both swaps',
+      async () => {
+        feed = await v1('get', '/v1/events?limit=200').expect(200);
+        return swapEventIds.every((eventId) => idsOf(feed).includes(eventId));
+      },
+      15_000,
+      100,
+    );
+    keep('/v1/events', feed);
+    const eventIds = idsOf(feed);
     await waitUntil(
       'a webhook for every event of both swaps',
       () =>
