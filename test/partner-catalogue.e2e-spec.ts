@@ -1,9 +1,11 @@
 import { Decimal } from 'decimal.js';
 import request from 'supertest';
 import { TestPartner } from './factories/partners.js';
+import { PROVIDER_NAMES } from '#app/domain';
 import { TEST_ADMIN_TOKEN } from './support/api.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { OpenApiValidator } from './support/openapi.js';
+import { waitUntil } from './support/wait.js';
 
 const ETH_ADDRESS = '0x52908400098527886E0F7030069857D2E4169EE7';
 
@@ -368,6 +370,36 @@ describe('Partner API: authentication, catalogue, addresses and quotes', () => {
       }
       expect((await h.sandbox.control.stats()).calls.getExchangeAmount ?? 0).toBe(before);
     });
+
+    it("prices an amount anew once its 10 s reference expires, at the provider's new rate", async () => {
+      type Price = { amountTo: string; networkFee: string; amountUserReceives: string };
+      const ask = async (): Promise<Price> =>
+        (await request(h.api.url).get('/v1/public/quote?from=sol&to=ada&amount=3').expect(200)).body
+          .quote as Price;
+      const first = await ask();
+      try {
+        for (const provider of PROVIDER_NAMES) {
+          await h.sandbox.control.setSpread(provider, 'sol', 'ada', 3000);
+        }
+        expect(await ask()).toEqual(first);
+        let later = first;
+        await waitUntil(
+          'a price from a new reference',
+          async () => {
+            later = await ask();
+            return later.amountTo !== first.amountTo;
+          },
+          20_000,
+          1_000,
+        );
+        expect(new Decimal(later.amountTo).lt(new Decimal(first.amountTo).mul('0.8'))).toBe(true);
+        expect(new Decimal(later.amountTo).minus(later.networkFee).toFixed()).toBe(
+          later.amountUserReceives,
+        );
+      } finally {
+        await h.sandbox.control.restoreSpreads();
+      }
+    }, 30_000);
 
     it.each([
       ['a missing ticker', 'from=btc', 'to'],

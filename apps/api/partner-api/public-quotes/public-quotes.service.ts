@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Decimal } from 'decimal.js';
+import { LRUCache } from 'lru-cache';
 import { applyFee, netOfNetworkFee } from '#app/domain';
 import { AppError, ErrorCode } from '#app/errors';
 import { CatalogueService, parseAmount, type ResolvedPair } from '#app/catalogue';
@@ -30,6 +31,17 @@ interface PairReference {
   networkFee: string;
 }
 
+/** An amount as one reference prices it. */
+interface PricedAmount {
+  reference: PairReference;
+  amountFrom: string;
+  amountTo: string;
+  amountUserReceives: string;
+}
+
+/** Distinct pair-and-amount prices kept: enough for every price a page shows, bounded for any. */
+const PRICES_KEPT = 1_000;
+
 /**
  * Anonymous price display. Prices come from a per-pair reference refreshed at most every 10 s
  * (shared through the store), so anonymous traffic never spends the upstream budget per request.
@@ -38,6 +50,8 @@ interface PairReference {
 export class PublicQuotesService {
   /** In process until the shared entry expires, so no reference is older than 10 s. */
   private readonly references: TieredCache;
+  /** Each asked amount as the pair's current reference prices it, worked out once per reference. */
+  private readonly prices = new LRUCache<string, PricedAmount>({ max: PRICES_KEPT });
 
   constructor(
     private readonly catalogue: CatalogueService,
@@ -54,25 +68,27 @@ export class PublicQuotesService {
     rawAmount: string | undefined,
   ): Promise<PublicQuoteResponse> {
     const pair = await this.catalogue.pair(true, from, to);
-    const amountFrom = parseAmount(rawAmount ?? '1', pair.from.blockchainPrecision, 'amount');
+    const raw = rawAmount ?? '1';
+    const key = `${pair.from.ticker}/${pair.from.blockchainPrecision}:${pair.to.ticker}/${pair.to.blockchainPrecision}:${raw}`;
+    const kept = this.prices.get(key);
+    // Before the reference is fetched: a malformed amount never reaches the provider.
+    const amountFrom =
+      kept?.amountFrom ?? parseAmount(raw, pair.from.blockchainPrecision, 'amount');
     const reference = await this.references.get(
       `${pair.from.ticker}:${pair.to.ticker}`,
       REFERENCE_TTL_MS,
       () => this.fetchReference(pair),
     );
-    const amountTo = applyFee(
-      new Decimal(amountFrom).mul(reference.unitRate).toFixed(),
-      STANDARD_FEE_PERCENT,
-      pair.to.blockchainPrecision,
-    );
+    const priced =
+      kept?.reference === reference ? kept : this.price(key, amountFrom, reference, pair);
     return {
       quote: {
         from: pair.from.ticker,
         to: pair.to.ticker,
         amountFrom,
-        amountTo,
+        amountTo: priced.amountTo,
         networkFee: reference.networkFee,
-        amountUserReceives: netOfNetworkFee(amountTo, reference.networkFee),
+        amountUserReceives: priced.amountUserReceives,
         rate: reference.rate,
         min: pair.params.minAmountFloat,
         max: pair.params.maxAmountFloat,
@@ -80,6 +96,27 @@ export class PublicQuotesService {
         feeNote: FEE_NOTE,
       },
     };
+  }
+
+  private price(
+    key: string,
+    amountFrom: string,
+    reference: PairReference,
+    pair: ResolvedPair,
+  ): PricedAmount {
+    const amountTo = applyFee(
+      new Decimal(amountFrom).mul(reference.unitRate).toFixed(),
+      STANDARD_FEE_PERCENT,
+      pair.to.blockchainPrecision,
+    );
+    const priced = {
+      reference,
+      amountFrom,
+      amountTo,
+      amountUserReceives: netOfNetworkFee(amountTo, reference.networkFee),
+    };
+    this.prices.set(key, priced);
+    return priced;
   }
 
   private async fetchReference(pair: ResolvedPair): Promise<PairReference> {
