@@ -4,7 +4,7 @@ import request from 'supertest';
 import { generateAddress } from '#app/chains';
 import { issueCredential, TestPartner } from './factories/partners.js';
 import { TEST_ADMIN_TOKEN } from './support/api.js';
-import { testRedisUrl } from './support/database.js';
+import { flushTestRedis, testRedisUrl } from './support/database.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { OpenApiValidator } from './support/openapi.js';
 
@@ -200,9 +200,7 @@ describe('Swaps: idempotent creation, listing and lookup', () => {
       const key = randomUUID();
       const body = floatBody();
       const first = await createSwap(body, key).expect(201);
-      const redis = new Redis(testRedisUrl());
-      await redis.flushall();
-      redis.disconnect();
+      expect(await flushTestRedis()).toBeGreaterThan(0);
       const calls = await createCalls();
       const replay = await createSwap(body, key).expect(201);
       expect(replay.body.swap.id).toBe(first.body.swap.id);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '#app/persistence';
 
@@ -34,6 +35,27 @@ const SUITE_KEY = randomBytes(4).toString('hex');
 
 export function testRedisPrefix(): string {
   return `${process.env.TEST_REDIS_PREFIX ?? 'test:'}${SUITE_KEY}:`;
+}
+
+/**
+ * Deletes every key of this test file, as if its Redis had lost them, and answers how many went.
+ * Never `FLUSHALL`: the run's other files share the server, and a flush wipes their counters
+ * mid-test (a sign-in throttle forgetting the failures it had counted).
+ */
+export async function flushTestRedis(): Promise<number> {
+  const redis = new Redis(testRedisUrl());
+  try {
+    let deleted = 0;
+    const batches = redis.scanStream({ match: `${testRedisPrefix()}*`, count: 500 });
+    for await (const keys of batches as AsyncIterable<string[]>) {
+      if (keys.length > 0) {
+        deleted += await redis.unlink(...keys);
+      }
+    }
+    return deleted;
+  } finally {
+    redis.disconnect();
+  }
 }
 
 /** A direct connection for assertions on stored rows. */
