@@ -10,6 +10,7 @@ import { admin, CLI_RUN_MS } from './support/cli.js';
 import { startHarness, type Harness } from './support/harness.js';
 import { spawnServices, type ServiceProcess } from './support/processes.js';
 import { waitUntil } from './support/wait.js';
+import { altered } from './support/tamper.js';
 
 const ADMIN = `Bearer ${TEST_ADMIN_TOKEN}`;
 const SHOP = 'https://shop.example';
@@ -470,8 +471,7 @@ describe('Widget keys and the widget API', () => {
 
       await read(testKey.key, statusToken).expect(200);
       await read(testKey.key).expect(404);
-      const altered = `${statusToken.slice(0, -1)}${statusToken.endsWith('A') ? 'E' : 'A'}`;
-      await read(testKey.key, altered).expect(404);
+      await read(testKey.key, altered(statusToken)).expect(404);
       await read(testKey.key, 'x'.repeat(5000)).expect(404);
       await read(otherKey.key, statusToken).expect(404);
       await read(liveKey.key, statusToken).expect(404);
@@ -490,8 +490,7 @@ describe('Widget keys and the widget API', () => {
         .set('X-Forwarded-For', nextIp())
         .send({ from: 'btc', to: 'eth', amountFrom: '0.1', address: await testAddress() })
         .expect(201);
-      const firstAltered = `${statusToken.startsWith('Z') ? 'Y' : 'Z'}${statusToken.slice(1)}`;
-      await read(testKey.key, firstAltered).expect(404);
+      await read(testKey.key, altered(statusToken, 'start')).expect(404);
       await widget('get', `/swaps/${(api1.body as { swap: Swap }).swap.id}`, testKey.key)
         .set('X-Swap-Token', statusToken)
         .expect(404);
