@@ -40,9 +40,9 @@ const EVENTS_PER_SWAP = 4;
 const SEED_CHUNK = 100_000;
 const CREDENTIALS = 300;
 /** Each route is read one request at a time: its latency is then the server's time. */
-const ROUNDS = 3;
+const ROUNDS = 5;
 const WARMUP_MS = 500;
-const MEASURE_MS = 2_000;
+const MEASURE_MS = 4_000;
 const CYCLES_PER_SIZE = 2;
 const TIMEOUT_MS = 180_000;
 
@@ -188,50 +188,86 @@ function quantile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)] ?? 0;
 }
 
-/** One request after another for `ms` (after a warm-up), each timed on the client. */
-async function timeRoute(apiUrl: string, route: Route, ms: number): Promise<RouteFigures> {
-  const run = async (duration: number): Promise<RouteFigures> => {
-    const latencies: number[] = [];
-    let non2xx = 0;
+/** One route read on one api. */
+interface Read {
+  url: string;
+  route: Route;
+}
+
+/**
+ * The reads in turn, one request at a time (request 1 of each, then request 2 of each, …) for
+ * `ms` after a warm-up, each timed on the client: every read samples the same moments, so a
+ * stall of the machine lands on each alike.
+ */
+async function timeTogether(reads: Read[], ms: number): Promise<RouteFigures[]> {
+  const run = async (duration: number): Promise<RouteFigures[]> => {
+    const latencies = reads.map(() => [] as number[]);
+    const non2xx = reads.map(() => 0);
     const end = performance.now() + duration;
     for (let i = 0; performance.now() < end; i += 1) {
-      const { path, headers } = route.probe(i);
-      const started = performance.now();
-      const res = await fetch(`${apiUrl}${path}`, {
-        headers: { ...headers, 'x-forwarded-for': nextAddress() },
-      });
-      await res.arrayBuffer();
-      latencies.push(performance.now() - started);
-      if (res.status < 200 || res.status > 299) {
-        non2xx += 1;
+      for (const [r, { url, route }] of reads.entries()) {
+        const { path, headers } = route.probe(i);
+        const started = performance.now();
+        const res = await fetch(`${url}${path}`, {
+          headers: { ...headers, 'x-forwarded-for': nextAddress() },
+        });
+        await res.arrayBuffer();
+        latencies[r].push(performance.now() - started);
+        if (res.status < 200 || res.status > 299) {
+          non2xx[r] += 1;
+        }
       }
     }
-    latencies.sort((a, b) => a - b);
-    return {
-      p50Ms: quantile(latencies, 0.5),
-      p99Ms: quantile(latencies, 0.99),
-      requests: latencies.length,
-      non2xx,
-    };
+    return latencies.map((l, r) => {
+      l.sort((x, y) => x - y);
+      return {
+        p50Ms: quantile(l, 0.5),
+        p99Ms: quantile(l, 0.99),
+        requests: l.length,
+        non2xx: non2xx[r],
+      };
+    });
   };
   await run(WARMUP_MS);
   return run(ms);
 }
 
-/** Each route's rounds in turn (load from elsewhere moves between rounds); medians of them. */
-async function measureRoutes(apiUrl: string, routes: Route[]): Promise<RouteFigures[]> {
-  const rounds = routes.map(() => [] as RouteFigures[]);
+/** One api and the routes read on it. */
+interface Target {
+  url: string;
+  routes: Route[];
+}
+
+/**
+ * Each route read on every target together (`timeTogether`), a round of every route after
+ * another, which target goes first in each pair swapped from round to round. Answers each
+ * target's figures per route, medians of the rounds.
+ */
+async function measureRoutes(targets: Target[]): Promise<RouteFigures[][]> {
+  const rounds = targets.map((t) => t.routes.map(() => [] as RouteFigures[]));
   for (let round = 0; round < ROUNDS; round += 1) {
-    for (const [i, route] of routes.entries()) {
-      rounds[i].push(await timeRoute(apiUrl, route, MEASURE_MS));
+    const order = targets.map((_, t) => t);
+    if (round % 2 === 1) {
+      order.reverse();
+    }
+    for (const [i] of targets[0].routes.entries()) {
+      const figures = await timeTogether(
+        order.map((t) => ({ url: targets[t].url, route: targets[t].routes[i] })),
+        MEASURE_MS,
+      );
+      for (const [k, t] of order.entries()) {
+        rounds[t][i].push(figures[k]);
+      }
     }
   }
-  return rounds.map((r) => ({
-    p50Ms: median(r.map((f) => f.p50Ms)),
-    p99Ms: median(r.map((f) => f.p99Ms)),
-    requests: r.reduce((n, f) => n + f.requests, 0),
-    non2xx: r.reduce((n, f) => n + f.non2xx, 0),
-  }));
+  return rounds.map((byRoute) =>
+    byRoute.map((r) => ({
+      p50Ms: median(r.map((f) => f.p50Ms)),
+      p99Ms: median(r.map((f) => f.p99Ms)),
+      requests: r.reduce((n, f) => n + f.requests, 0),
+      non2xx: r.reduce((n, f) => n + f.non2xx, 0),
+    })),
+  );
 }
 
 /**
@@ -285,6 +321,8 @@ async function seed(
   }
   // As autovacuum leaves tables that stopped growing: statistics and a visibility map.
   await pool.query('VACUUM ANALYZE swaps, events, webhook_deliveries');
+  // The seeding's dirty pages written out now, not while the routes are timed.
+  await pool.query('CHECKPOINT');
 }
 
 /**
@@ -439,182 +477,246 @@ async function until<T>(what: string, probe: () => Promise<T | null>): Promise<T
   }
 }
 
+/** One database of its own with an api on it: the large organization, its owner and credentials. */
+interface Site {
+  database: string;
+  databaseUrl: string;
+  redisPrefix: string;
+  pool: pg.Pool;
+  api: AppProcess;
+  large: string;
+  others: string[];
+  credentials: string[];
+  cookie: string;
+}
+
 /**
- * The growth bench: one database seeded by SQL to `sizes[0]` swaps (a tenth of them one
- * organization's, four events each, a delivered webhook per event of the organizations with an
- * endpoint), every route measured, the same database grown to `sizes[1]` and every route measured
- * again; then a poller refreshing `active[0]`, then `active[1]` active swaps of a sandbox beside
- * them, and a burst of status changes of all of those.
+ * A database migrated and an api on it (its own Redis prefix), the large organization approved
+ * with its owner signed in and `CREDENTIALS` credentials, the other organizations and the webhook
+ * endpoints; no swaps yet. `opened` receives the site before anything can fail, to be closed.
+ */
+async function openSite(
+  name: string,
+  sandbox: SandboxServer,
+  providerKeys: { privateKeyPem: string; publicKeyPem: string },
+  own: WeakSet<pg.Client>,
+  opened: (site: Partial<Site> & Pick<Site, 'database' | 'redisPrefix'>) => void,
+): Promise<Site> {
+  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
+  const database = `swap_bench_growth_${name}_${runId}`;
+  const redisPrefix = `bench:${runId}:`;
+  const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
+  const site: Partial<Site> & Pick<Site, 'database' | 'redisPrefix'> = { database, redisPrefix };
+  opened(site);
+  await adminQuery(`CREATE DATABASE ${database}`);
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
+  pool.on('connect', (client) => own.add(client));
+  site.pool = pool;
+  await runMigrations(databaseUrl);
+  const adminToken = randomBytes(24).toString('hex');
+  const api = await startApp(API_MAIN, 'PORT', {
+    DATABASE_URL: databaseUrl,
+    REDIS_URL,
+    REDIS_KEY_PREFIX: redisPrefix,
+    PROVIDER_URL: sandbox.url,
+    PROVIDER_PRIVATE_KEY: providerKeys.privateKeyPem,
+    ADMIN_TOKEN: adminToken,
+    CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+    TRUST_PROXY_HOPS: '1',
+    APP_ENV: 'bench',
+    LOG_LEVEL: 'info',
+  });
+  site.api = api;
+  const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+
+  // The large organization's owner joins by invitation; it is approved and takes credentials.
+  const owner = {
+    email: `owner-${runId}@bench.example`,
+    password: `Bench-${randomBytes(12).toString('hex')}`,
+  };
+  const large = await organizationWithOwner(api.url, admin, 'Growth org', owner);
+  const approved = await fetch(`${api.url}/admin/organizations/${large}`, {
+    method: 'PATCH',
+    headers: admin,
+    body: JSON.stringify({ status: 'active', providerActivated: true }),
+  });
+  if (!approved.ok) {
+    throw new Error(`approval answered ${approved.status}`);
+  }
+  const credentials: string[] = [];
+  for (let i = 0; i < CREDENTIALS; i += 1) {
+    // Each from an address of its own, as the reads below: a fast machine issues them
+    // quicker than the per-IP limit of `/admin` allows one address.
+    const issued = await fetch(`${api.url}/admin/organizations/${large}/credentials`, {
+      method: 'POST',
+      headers: { ...admin, 'x-forwarded-for': nextAddress() },
+      body: '{}',
+    });
+    if (issued.status !== 201) {
+      throw new Error(`credential ${i} answered ${issued.status}`);
+    }
+    const { credential } = (await issued.json()) as {
+      credential: { publicKey: string; secret: string };
+    };
+    credentials.push(`Bearer ${credential.publicKey}:${credential.secret}`);
+  }
+  const reader = new Browser(api.url);
+  const signedIn = await reader.post('/partner/login', owner);
+  if (signedIn.status !== 303) {
+    throw new Error(`sign-in answered ${signedIn.status}`);
+  }
+  const { rows: otherRows } = await pool.query<{ id: string }>(
+    `INSERT INTO organizations (name, fee_percent, status, provider_activated)
+     SELECT 'Growth org ' || i, 1, 'active', true FROM generate_series(1, $1) AS i
+     RETURNING id`,
+    [OTHER_ORGANIZATIONS],
+  );
+  const others = otherRows.map((row) => row.id);
+  // A webhook endpoint for the large organization and one in eight of the others.
+  await pool.query(
+    `INSERT INTO webhook_endpoints (id, organization_id, livemode, url, events, secret_ciphertext)
+     SELECT 'we_' || substr(md5(o::text), 1, 24), o, true, 'https://hooks.example/swaps',
+            ARRAY['swap.created','swap.status_changed'], 'sealed'
+       FROM unnest($1::uuid[]) WITH ORDINALITY AS t(o, i) WHERE i = 1 OR i % 8 = 0`,
+    [[large, ...others]],
+  );
+  return {
+    database,
+    databaseUrl,
+    redisPrefix,
+    pool,
+    api,
+    large,
+    others,
+    credentials,
+    cookie: reader.cookieHeader(),
+  };
+}
+
+/** The site's api stopped, its database dropped and its Redis keys deleted. */
+async function closeSite(site: Partial<Site> & Pick<Site, 'database' | 'redisPrefix'>) {
+  await site.api?.stop();
+  await site.pool?.end();
+  await adminQuery(`DROP DATABASE IF EXISTS ${site.database} WITH (FORCE)`);
+  await deleteKeys(site.redisPrefix);
+}
+
+/** Seeds a site to `size` swaps and answers the seconds it took. */
+async function seedSite(site: Site, size: number): Promise<number> {
+  const started = performance.now();
+  await seed(site.pool, site.large, site.others, 1, size);
+  return (performance.now() - started) / 1000;
+}
+
+async function largeOrganizationCount(site: Site): Promise<number> {
+  const {
+    rows: [{ count }],
+  } = await site.pool.query<{ count: number }>(
+    'SELECT count(*)::int AS count FROM swaps WHERE organization_id = $1',
+    [site.large],
+  );
+  return count;
+}
+
+/**
+ * The growth bench: two databases of their own, each with its api, seeded by the same SQL to
+ * `sizes[0]` and to `sizes[1]` swaps (a tenth of them one organization's, four events each, a
+ * delivered webhook per event of the organizations with an endpoint). Swap `n` is the same swap
+ * in both, so the same reads find the same rows; each route is read at both sizes in every
+ * round, the order swapped from round to round, so what the machine does meanwhile weighs on
+ * both alike. Then a poller over the large database refreshing `active[0]`, then `active[1]`
+ * active swaps of a sandbox beside them, and a burst of status changes of all of those.
  */
 export async function measureGrowth(
   sizes: readonly [number, number],
   active: readonly [number, number],
   write: (line: string) => void,
 ): Promise<GrowthMeasurement> {
-  const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
-  const database = `swap_bench_growth_${runId}`;
-  const redisPrefix = `bench:${runId}:`;
-  const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
-  await adminQuery(`CREATE DATABASE ${database}`);
   const own = new WeakSet<pg.Client>();
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
-  pool.on('connect', (client) => own.add(client));
-  let api: AppProcess | undefined;
+  const opened: (Partial<Site> & Pick<Site, 'database' | 'redisPrefix'>)[] = [];
   let sandbox: SandboxServer | undefined;
   try {
-    await runMigrations(databaseUrl);
     const providerKeys = newProviderKeys();
     sandbox = await startBenchSandbox(providerKeys.publicKeyPem, 3_600_000);
-    const adminToken = randomBytes(24).toString('hex');
-    api = await startApp(API_MAIN, 'PORT', {
-      DATABASE_URL: databaseUrl,
-      REDIS_URL,
-      REDIS_KEY_PREFIX: redisPrefix,
-      PROVIDER_URL: sandbox.url,
-      PROVIDER_PRIVATE_KEY: providerKeys.privateKeyPem,
-      ADMIN_TOKEN: adminToken,
-      CREDENTIAL_ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-      TRUST_PROXY_HOPS: '1',
-      APP_ENV: 'bench',
-      LOG_LEVEL: 'info',
-    });
-    const apiUrl = api.url;
-    const admin = { authorization: `Bearer ${adminToken}`, 'content-type': 'application/json' };
+    const small = await openSite('small', sandbox, providerKeys, own, (s) => opened.push(s));
+    const large = await openSite('large', sandbox, providerKeys, own, (s) => opened.push(s));
+    const seedSeconds: number[] = [];
+    for (const [i, site] of [small, large].entries()) {
+      write(`growth: seeding ${sizes[i]} swaps…`);
+      seedSeconds.push(await seedSite(site, sizes[i]));
+    }
+    const largeCount = [await largeOrganizationCount(small), await largeOrganizationCount(large)];
 
-    // The large organization's owner joins by invitation; it is approved and takes credentials.
-    const owner = {
-      email: `owner-${runId}@bench.example`,
-      password: `Bench-${randomBytes(12).toString('hex')}`,
-    };
-    const large = await organizationWithOwner(apiUrl, admin, 'Growth org', owner);
-    const approved = await fetch(`${apiUrl}/admin/organizations/${large}`, {
-      method: 'PATCH',
-      headers: admin,
-      body: JSON.stringify({ status: 'active', providerActivated: true }),
-    });
-    if (!approved.ok) {
-      throw new Error(`approval answered ${approved.status}`);
-    }
-    const credentials: string[] = [];
-    for (let i = 0; i < CREDENTIALS; i += 1) {
-      // Each from an address of its own, as the reads below: a fast machine issues them
-      // quicker than the per-IP limit of `/admin` allows one address.
-      const issued = await fetch(`${apiUrl}/admin/organizations/${large}/credentials`, {
-        method: 'POST',
-        headers: { ...admin, 'x-forwarded-for': nextAddress() },
-        body: '{}',
-      });
-      if (issued.status !== 201) {
-        throw new Error(`credential ${i} answered ${issued.status}`);
-      }
-      const { credential } = (await issued.json()) as {
-        credential: { publicKey: string; secret: string };
-      };
-      credentials.push(`Bearer ${credential.publicKey}:${credential.secret}`);
-    }
-    const reader = new Browser(apiUrl);
-    const signedIn = await reader.post('/partner/login', owner);
-    if (signedIn.status !== 303) {
-      throw new Error(`sign-in answered ${signedIn.status}`);
-    }
-    const cookie = reader.cookieHeader();
-    const { rows: otherRows } = await pool.query<{ id: string }>(
-      `INSERT INTO organizations (name, fee_percent, status, provider_activated)
-       SELECT 'Growth org ' || i, 1, 'active', true FROM generate_series(1, $1) AS i
-       RETURNING id`,
-      [OTHER_ORGANIZATIONS],
+    // Read at both sizes: swaps and events of the small database, which the large one holds too.
+    const { rows: sample } = await small.pool.query<{ id: string; ref: string | null }>(
+      `SELECT id, partner_reference_id AS ref FROM swaps WHERE organization_id = $1
+        ORDER BY created_at DESC, id DESC LIMIT 1000`,
+      [small.large],
     );
-    const others = otherRows.map((row) => row.id);
-    // A webhook endpoint for the large organization and one in eight of the others.
-    await pool.query(
-      `INSERT INTO webhook_endpoints (id, organization_id, livemode, url, events, secret_ciphertext)
-       SELECT 'we_' || substr(md5(o::text), 1, 24), o, true, 'https://hooks.example/swaps',
-              ARRAY['swap.created','swap.status_changed'], 'sealed'
-         FROM unnest($1::uuid[]) WITH ORDINALITY AS t(o, i) WHERE i = 1 OR i % 8 = 0`,
-      [[large, ...others]],
+    const {
+      rows: [cursor],
+    } = await small.pool.query<{ id: string }>(
+      `SELECT id FROM events WHERE organization_id = $1 ORDER BY xid, seq OFFSET $2 LIMIT 1`,
+      [small.large, Math.floor((largeCount[0] * EVENTS_PER_SWAP) / 2)],
     );
+    // The type filter's own cursor: half way through the type's events, so a full page of the
+    // same events follows it at both sizes. After the feed's cursor the small size held no
+    // swap.created (a chunk's rows go in in the planner's order), so the filter read an empty
+    // page at 10,000 and a full one at 1,000,000.
+    const {
+      rows: [typeCursor],
+    } = await small.pool.query<{ id: string }>(
+      `SELECT id FROM events WHERE organization_id = $1 AND type = 'swap.created'
+        ORDER BY xid, seq OFFSET $2 LIMIT 1`,
+      [small.large, Math.floor(largeCount[0] / 2)],
+    );
+    // The depth both sizes share: the large organization's last page at the small size.
+    const offset = largeCount[0] - 50;
+    const routesAt = (site: Site): Route[] =>
+      routesOf(
+        site.credentials,
+        site.cookie,
+        sample.slice(0, 300).map((row) => row.id),
+        sample.flatMap((row) => (row.ref ? [row.ref] : [])).slice(0, 200),
+        { offset, anchor: sample[offset - 1].id },
+        { feed: cursor.id, type: typeCursor.id },
+      );
+    const routes = routesAt(small);
 
     const loadBefore = loadavg()[0];
-    const seedSeconds: number[] = [];
-    const largeCount: number[] = [];
-    const measured: RouteFigures[][] = [];
-    const exported: number[] = [];
-    const typeFilterPlans: PlanFigures[] = [];
-    let routes: Route[] = [];
-    let typeFilterCursor = '';
-    let lastPage: GrowthMeasurement['lastPage'] | undefined;
-    for (const [i, size] of sizes.entries()) {
-      write(`growth: seeding to ${size} swaps…`);
-      const started = performance.now();
-      await seed(pool, large, others, i === 0 ? 1 : sizes[0] + 1, size);
-      seedSeconds.push((performance.now() - started) / 1000);
-      const {
-        rows: [{ count }],
-      } = await pool.query<{ count: number }>(
-        'SELECT count(*)::int AS count FROM swaps WHERE organization_id = $1',
-        [large],
-      );
-      largeCount.push(count);
-      if (i === 0) {
-        // Read at both sizes: swaps and events that exist from the first seeding on.
-        const { rows: sample } = await pool.query<{ id: string; ref: string | null }>(
-          `SELECT id, partner_reference_id AS ref FROM swaps WHERE organization_id = $1
-            ORDER BY created_at DESC, id DESC LIMIT 1000`,
-          [large],
-        );
-        const {
-          rows: [cursor],
-        } = await pool.query<{ id: string }>(
-          `SELECT id FROM events WHERE organization_id = $1 ORDER BY xid, seq OFFSET $2 LIMIT 1`,
-          [large, Math.floor((count * EVENTS_PER_SWAP) / 2)],
-        );
-        // The type filter's own cursor: half way through the type's events, so a full page of
-        // the same events follows it at both sizes. After the feed's cursor the small size held
-        // no swap.created (a chunk's rows go in in the planner's order), so the filter read an
-        // empty page at 10,000 and a full one at 1,000,000.
-        const {
-          rows: [typeCursor],
-        } = await pool.query<{ id: string }>(
-          `SELECT id FROM events WHERE organization_id = $1 AND type = 'swap.created'
-            ORDER BY xid, seq OFFSET $2 LIMIT 1`,
-          [large, Math.floor(count / 2)],
-        );
-        typeFilterCursor = typeCursor.id;
-        // The depth both sizes share: the large organization's last page at the small size.
-        const offset = count - 50;
-        routes = routesOf(
-          credentials,
-          cookie,
-          sample.slice(0, 300).map((row) => row.id),
-          sample.flatMap((row) => (row.ref ? [row.ref] : [])).slice(0, 200),
-          { offset, anchor: sample[offset - 1].id },
-          { feed: cursor.id, type: typeCursor.id },
-        );
-      }
-      write(`growth: measuring ${routes.length} routes at ${size} swaps…`);
-      measured.push(await measureRoutes(apiUrl, routes));
-      typeFilterPlans.push(await typeFilterPlan(pool, large, typeFilterCursor));
-      exported.push(await exportSeconds(apiUrl, cookie));
-      if (i === 1) {
-        const offset = count - 50;
-        const last: Route = {
-          name: 'last page',
-          probe: (n) => ({
-            path: `/v1/swaps?limit=50&offset=${offset}`,
-            headers: { authorization: credentials[n % credentials.length] },
-          }),
-        };
-        const [first, end] = await measureRoutes(apiUrl, [routes[1], last]);
-        lastPage = { offset, first, last: end };
-      }
-    }
+    write(`growth: measuring ${routes.length} routes at ${sizes[0]} and ${sizes[1]} swaps…`);
+    const measured = await measureRoutes([
+      { url: small.api.url, routes },
+      { url: large.api.url, routes: routesAt(large) },
+    ]);
+    const typeFilterPlans = [
+      await typeFilterPlan(small.pool, small.large, typeCursor.id),
+      await typeFilterPlan(large.pool, large.large, typeCursor.id),
+    ];
+    const exported = [
+      await exportSeconds(small.api.url, small.cookie),
+      await exportSeconds(large.api.url, large.cookie),
+    ];
+    const lastOffset = largeCount[1] - 50;
+    const last: Route = {
+      name: 'last page',
+      probe: (n) => ({
+        path: `/v1/swaps?limit=50&offset=${lastOffset}`,
+        headers: { authorization: large.credentials[n % large.credentials.length] },
+      }),
+    };
+    const [[first], [end]] = await measureRoutes([
+      { url: large.api.url, routes: [routesAt(large)[1]] },
+      { url: large.api.url, routes: [last] },
+    ]);
+    const loadAfter = loadavg()[0];
 
     write('growth: poller…');
-    const poller = await measurePoller(pool, own, sandbox, {
+    const poller = await measurePoller(large.pool, own, sandbox, {
       active,
       providerKeys,
-      redisPrefix,
-      databaseUrl,
+      redisPrefix: large.redisPrefix,
+      databaseUrl: large.databaseUrl,
     });
     return {
       sizes,
@@ -625,20 +727,19 @@ export async function measureGrowth(
         small: measured[0][i],
         large: measured[1][i],
       })),
-      lastPage: lastPage as GrowthMeasurement['lastPage'],
+      lastPage: { offset: lastOffset, first, last: end },
       exportSeconds: [exported[0], exported[1]],
       typeFilterPlans: [typeFilterPlans[0], typeFilterPlans[1]],
       pollIntervalMs: GROWTH_DEFAULTS.pollIntervalMs,
       cycles: poller.cycles,
       burst: poller.burst,
-      load: { before: loadBefore, after: loadavg()[0] },
+      load: { before: loadBefore, after: loadAfter },
     };
   } finally {
-    await api?.stop();
+    for (const site of opened) {
+      await closeSite(site);
+    }
     await sandbox?.close();
-    await pool.end();
-    await adminQuery(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
-    await deleteKeys(redisPrefix);
   }
 }
 
@@ -821,19 +922,21 @@ export function growthSection(m: GrowthMeasurement): string[] {
     `| ${fmt(size)} | ${p.nodes.join(' → ')} | ${p.rowsRead} | ${p.removedByFilter} | ` +
     `${p.sharedHit} / ${p.sharedRead} | ${p.executionMs.toFixed(2)} |`;
   return [
-    '## Growth: 10,000 swaps, then 1,000,000',
+    `## Growth: ${fmt(small)} swaps against ${fmt(large)}`,
     '',
-    '`npm run bench -- growth`: one database of its own, seeded by SQL as the migrations define',
-    `it: ${fmt(small)} swaps, then grown to ${fmt(large)} (a swap every 30 s back in time, 100`,
-    `organizations, one holding a tenth: ${fmt(m.largeOrganization[0])}, then`,
-    `${fmt(m.largeOrganization[1])}), ${EVENTS_PER_SWAP} events per swap with the swap in each,`,
-    'and a delivered webhook per event of the organizations with an endpoint (the large one and one',
-    `in eight of the others); \`VACUUM ANALYZE\` after each seeding. Seeding took`,
-    `${m.seedSeconds[0].toFixed(0)} s, then ${m.seedSeconds[1].toFixed(0)} s. The api runs as its own`,
-    'process (`node dist/apps/api/main.js`, logs at info); each route is read as the large',
-    `organization, one request at a time on loopback (timed by the client, so each figure is the`,
-    `server's time plus a loopback round trip), ${ROUNDS} rounds of every route in turn, each`,
-    `${WARMUP_MS / 1000} s of warm-up then ${MEASURE_MS / 1000} s; figures are the rounds' medians.`,
+    '`npm run bench -- growth`: two databases of their own, each with its api, seeded by the same',
+    `SQL as the migrations define it: ${fmt(small)} swaps in one, ${fmt(large)} in the other (a swap`,
+    'every 30 s back in time, swap `n` the same in both; 100 organizations, one holding a tenth:',
+    `${fmt(m.largeOrganization[0])}, then ${fmt(m.largeOrganization[1])}), ${EVENTS_PER_SWAP} events per swap with the swap in`,
+    'each, and a delivered webhook per event of the organizations with an endpoint (the large one',
+    `and one in eight of the others); \`VACUUM ANALYZE\` and a \`CHECKPOINT\` after seeding, which`,
+    `took ${m.seedSeconds[0].toFixed(0)} s and ${m.seedSeconds[1].toFixed(0)} s. Each api runs as its own process`,
+    '(`node dist/apps/api/main.js`, logs at info); each route is read as the large organization,',
+    "one request at a time on loopback (timed by the client, so each figure is the server's time",
+    'plus a loopback round trip), at both sizes together: a request at one size, then the same',
+    `request at the other, by turns, for ${MEASURE_MS / 1000} s after ${WARMUP_MS / 1000} s of warm-up, so a stall of the machine`,
+    `lands on both alike; ${ROUNDS} rounds of every route, which size goes first swapped from round to`,
+    "round; figures are the rounds' medians.",
     `Load average ${m.load.before.toFixed(1)} when the measurements began, ${m.load.after.toFixed(1)} when they ended.`,
     '',
     `| route | ${fmt(small)}: p50 / p99 ms | ${fmt(large)}: p50 / p99 ms | p50 ratio | p99 ratio | non-2xx |`,
@@ -842,7 +945,7 @@ export function growthSection(m: GrowthMeasurement): string[] {
     '',
     `The large organization's last page at ${fmt(large)} (\`offset=${fmt(m.lastPage.offset)}\`): p50 ` +
       `${ms(m.lastPage.last.p50Ms)} ms, p99 ${ms(m.lastPage.last.p99Ms)} ms, against its first ` +
-      `page's ${ms(m.lastPage.first.p50Ms)} / ${ms(m.lastPage.first.p99Ms)} ms in the same run ` +
+      `page's ${ms(m.lastPage.first.p50Ms)} / ${ms(m.lastPage.first.p99Ms)} ms read by turns with it ` +
       `(p99 ${lastRatio.toFixed(2)} ×). CSV export of the large organization: ` +
       `${fmt(m.largeOrganization[0])} rows in ${m.exportSeconds[0].toFixed(2)} s, ` +
       `${fmt(m.largeOrganization[1])} in ${m.exportSeconds[1].toFixed(2)} s.`,
