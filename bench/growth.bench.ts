@@ -927,7 +927,7 @@ export function growthSection(m: GrowthMeasurement): string[] {
     '`npm run bench -- growth`: two databases of their own, each with its api, seeded by the same',
     `SQL as the migrations define it: ${fmt(small)} swaps in one, ${fmt(large)} in the other (a swap`,
     'every 30 s back in time, swap `n` the same in both; 100 organizations, one holding a tenth:',
-    `${fmt(m.largeOrganization[0])}, then ${fmt(m.largeOrganization[1])}), ${EVENTS_PER_SWAP} events per swap with the swap in`,
+    `${fmt(m.largeOrganization[0])} and ${fmt(m.largeOrganization[1])}), ${EVENTS_PER_SWAP} events per swap with the swap in`,
     'each, and a delivered webhook per event of the organizations with an endpoint (the large one',
     `and one in eight of the others); \`VACUUM ANALYZE\` and a \`CHECKPOINT\` after seeding, which`,
     `took ${m.seedSeconds[0].toFixed(0)} s and ${m.seedSeconds[1].toFixed(0)} s. Each api runs as its own process`,
