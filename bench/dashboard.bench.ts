@@ -93,6 +93,22 @@ export async function organizationWithOwner(
   return organization.id;
 }
 
+/** The operator approves an organization and activates its provider account. */
+export async function approveOrganization(
+  apiUrl: string,
+  admin: Record<string, string>,
+  organizationId: string,
+): Promise<void> {
+  const approved = await fetch(`${apiUrl}/admin/organizations/${organizationId}`, {
+    method: 'PATCH',
+    headers: admin,
+    body: JSON.stringify({ status: 'active', providerActivated: true }),
+  });
+  if (!approved.ok) {
+    throw new Error(`approval answered ${approved.status}`);
+  }
+}
+
 export class Browser {
   private readonly cookies = new Map<string, string>();
 
@@ -283,14 +299,7 @@ export async function measureDashboard(swaps: number): Promise<DashboardMeasurem
       organizations.push(await organizationWithOwner(api.url, admin, `Bench org ${i}`, owner));
     }
     const organizationId = organizations[0];
-    const approved = await fetch(`${api.url}/admin/organizations/${organizationId}`, {
-      method: 'PATCH',
-      headers: admin,
-      body: JSON.stringify({ status: 'active', providerActivated: true }),
-    });
-    if (!approved.ok) {
-      throw new Error(`approval answered ${approved.status}`);
-    }
+    await approveOrganization(api.url, admin, organizationId);
     const issued = await fetch(`${api.url}/admin/organizations/${organizationId}/credentials`, {
       method: 'POST',
       headers: admin,

@@ -19,7 +19,7 @@ import {
   type AppProcess,
 } from './apps.js';
 import { adminQuery, deleteKeys } from './bench.environment.js';
-import { Browser, organizationWithOwner } from './dashboard.bench.js';
+import { approveOrganization, Browser, organizationWithOwner } from './dashboard.bench.js';
 import { median } from './load.js';
 import { createTransactions, seedSwaps as seedActiveSwaps } from './poller.bench.js';
 
@@ -490,6 +490,9 @@ interface Site {
   cookie: string;
 }
 
+/** A site as far as it got: enough to close whatever of it was opened. */
+type OpenedSite = Partial<Site> & Pick<Site, 'database' | 'redisPrefix'>;
+
 /**
  * A database migrated and an api on it (its own Redis prefix), the large organization approved
  * with its owner signed in and `CREDENTIALS` credentials, the other organizations and the webhook
@@ -500,13 +503,13 @@ async function openSite(
   sandbox: SandboxServer,
   providerKeys: { privateKeyPem: string; publicKeyPem: string },
   own: WeakSet<pg.Client>,
-  opened: (site: Partial<Site> & Pick<Site, 'database' | 'redisPrefix'>) => void,
+  opened: (site: OpenedSite) => void,
 ): Promise<Site> {
   const runId = `${Date.now().toString(36)}_${randomBytes(3).toString('hex')}`;
   const database = `swap_bench_growth_${name}_${runId}`;
   const redisPrefix = `bench:${runId}:`;
   const databaseUrl = `postgres://postgres@127.0.0.1:5432/${database}`;
-  const site: Partial<Site> & Pick<Site, 'database' | 'redisPrefix'> = { database, redisPrefix };
+  const site: OpenedSite = { database, redisPrefix };
   opened(site);
   await adminQuery(`CREATE DATABASE ${database}`);
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 2 });
@@ -535,14 +538,7 @@ async function openSite(
     password: `Bench-${randomBytes(12).toString('hex')}`,
   };
   const large = await organizationWithOwner(api.url, admin, 'Growth org', owner);
-  const approved = await fetch(`${api.url}/admin/organizations/${large}`, {
-    method: 'PATCH',
-    headers: admin,
-    body: JSON.stringify({ status: 'active', providerActivated: true }),
-  });
-  if (!approved.ok) {
-    throw new Error(`approval answered ${approved.status}`);
-  }
+  await approveOrganization(api.url, admin, large);
   const credentials: string[] = [];
   for (let i = 0; i < CREDENTIALS; i += 1) {
     // Each from an address of its own, as the reads below: a fast machine issues them
@@ -594,7 +590,7 @@ async function openSite(
 }
 
 /** The site's api stopped, its database dropped and its Redis keys deleted. */
-async function closeSite(site: Partial<Site> & Pick<Site, 'database' | 'redisPrefix'>) {
+async function closeSite(site: OpenedSite) {
   await site.api?.stop();
   await site.pool?.end();
   await adminQuery(`DROP DATABASE IF EXISTS ${site.database} WITH (FORCE)`);
@@ -633,7 +629,7 @@ export async function measureGrowth(
   write: (line: string) => void,
 ): Promise<GrowthMeasurement> {
   const own = new WeakSet<pg.Client>();
-  const opened: (Partial<Site> & Pick<Site, 'database' | 'redisPrefix'>)[] = [];
+  const opened: OpenedSite[] = [];
   let sandbox: SandboxServer | undefined;
   try {
     const providerKeys = newProviderKeys();
@@ -682,12 +678,13 @@ export async function measureGrowth(
         { feed: cursor.id, type: typeCursor.id },
       );
     const routes = routesAt(small);
+    const largeRoutes = routesAt(large);
 
     const loadBefore = loadavg()[0];
     write(`growth: measuring ${routes.length} routes at ${sizes[0]} and ${sizes[1]} swaps…`);
     const measured = await measureRoutes([
       { url: small.api.url, routes },
-      { url: large.api.url, routes: routesAt(large) },
+      { url: large.api.url, routes: largeRoutes },
     ]);
     const typeFilterPlans = [
       await typeFilterPlan(small.pool, small.large, typeCursor.id),
@@ -706,7 +703,7 @@ export async function measureGrowth(
       }),
     };
     const [[first], [end]] = await measureRoutes([
-      { url: large.api.url, routes: [routesAt(large)[1]] },
+      { url: large.api.url, routes: [largeRoutes[1]] },
       { url: large.api.url, routes: [last] },
     ]);
     const loadAfter = loadavg()[0];
