@@ -55,7 +55,6 @@ function nextAddress(): string {
   return `172.16.${(clientAddress >> 8) & 255}.${clientAddress & 255}`;
 }
 
-/** A browser over fetch: keeps cookies, sends forms with the page's CSRF token and its origin. */
 /**
  * A `pending_review` organization made by the operator, and its owner joined by the invitation
  * the admin API issues, password chosen on the invitation's page: the organization's id.
@@ -109,6 +108,7 @@ export async function approveOrganization(
   }
 }
 
+/** A browser over fetch: keeps cookies, sends forms with the page's CSRF token and its origin. */
 export class Browser {
   private readonly cookies = new Map<string, string>();
 
