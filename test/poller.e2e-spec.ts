@@ -5,6 +5,7 @@ import { generateAddress } from '#app/chains';
 import type { TestPartner } from './factories/partners.js';
 import { ADMIN_HEADERS, TEST_ADMIN_TOKEN } from './support/api.js';
 import { startHarness, type Harness } from './support/harness.js';
+import { sampleOf } from './support/metric-names.js';
 import { waitUntil } from './support/wait.js';
 
 const POLL_INTERVAL_MS = 300;
@@ -335,16 +336,14 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
                now() - interval '20 minutes')`,
       [waiting, partner.organizationId],
     );
-    const gauge = (text: string, name: string): number =>
-      Number(new RegExp(`^${name} ([\\d.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
     try {
       await waitUntil(
         'the lag gauges to show the overdue swap and the waiting earnings',
         async () => {
           const text = await metrics();
           return (
-            gauge(text, 'poller_oldest_due_swap_lag_seconds\\{lane="live"\\}') > 3000 &&
-            gauge(text, 'poller_earnings_oldest_pending_age_seconds') > 1100
+            sampleOf(text, 'poller_oldest_due_swap_lag_seconds{lane="live"}') > 3000 &&
+            sampleOf(text, 'poller_earnings_oldest_pending_age_seconds') > 1100
           );
         },
         // Measured every 10 s.
@@ -352,8 +351,8 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
         250,
       );
       const text = await metrics();
-      expect(gauge(text, 'poller_oldest_due_swap_lag_seconds\\{lane="live"\\}')).toBeLessThan(3700);
-      expect(gauge(text, 'poller_earnings_oldest_pending_age_seconds')).toBeLessThan(1300);
+      expect(sampleOf(text, 'poller_oldest_due_swap_lag_seconds{lane="live"}')).toBeLessThan(3700);
+      expect(sampleOf(text, 'poller_earnings_oldest_pending_age_seconds')).toBeLessThan(1300);
       expect(text).toMatch(/^dependency_up\{dependency="postgres"\} 1$/m);
       expect(text).toMatch(/^dependency_up\{dependency="redis"\} 1$/m);
     } finally {
@@ -365,7 +364,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     await waitUntil(
       'the lag gauge to clear once the overdue swap is gone',
       async () =>
-        gauge(await metrics(), 'poller_oldest_due_swap_lag_seconds\\{lane="live"\\}') < 60,
+        sampleOf(await metrics(), 'poller_oldest_due_swap_lag_seconds{lane="live"}') < 60,
       45_000,
       250,
     );

@@ -42,12 +42,13 @@ export class MailDeliveryTick implements OnApplicationBootstrap, BeforeApplicati
     await this.loop.stop();
   }
 
-  /** Sends due mail until a round finds none. */
+  /** Sends due mail until a round finds none, then measures what still waits. */
   async tick(): Promise<void> {
     try {
       while (!this.stopping && (await this.dispatcher.sendDue()) > 0) {
         // More may be due: the next round starts now.
       }
+      await this.dispatcher.measureBacklog();
     } catch (error: unknown) {
       this.logger.error(
         { err: error instanceof Error ? error.message : String(error) },

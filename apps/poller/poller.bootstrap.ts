@@ -6,6 +6,7 @@ import { Registry } from 'prom-client';
 import { PollerConfig } from '#app/config';
 import { addDependencyGauge, HealthService, startProbeServer } from '#app/health';
 import { PinoNestLogger } from '#app/logging';
+import { MailMetrics } from '#app/mail';
 import { PollMetrics } from '#app/polling';
 import { WebhookMetrics } from '#app/webhooks';
 import { PollerModule } from './poller.module.js';
@@ -39,6 +40,7 @@ export async function startPoller(
   const metrics = Registry.merge([
     context.get(PollMetrics).registry,
     context.get(WebhookMetrics).registry,
+    context.get(MailMetrics).registry,
   ]);
   addDependencyGauge(metrics, health);
   const probes = await startProbeServer(

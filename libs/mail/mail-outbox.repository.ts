@@ -10,6 +10,12 @@ export interface QueuedMail extends Mail {
   attempts: number;
 }
 
+/** What waits in the outbox: how many mails, and how long the oldest has since it was queued. */
+export interface MailBacklog {
+  pending: number;
+  oldestAgeSeconds: number;
+}
+
 interface QueuedRow {
   id: string;
   recipient: string;
@@ -72,5 +78,15 @@ export class MailOutboxRepository {
         WHERE id = $1`,
       [id, at, error.slice(0, 500)],
     );
+  }
+
+  /** The outbox's size and the age of its oldest mail (sent mails leave it). */
+  async backlog(): Promise<MailBacklog> {
+    const [row] = await this.db.query<{ pending: number; age_seconds: number | null }[]>(
+      `SELECT count(*)::int AS pending,
+              EXTRACT(EPOCH FROM now() - min(created_at))::float8 AS age_seconds
+         FROM mail_outbox`,
+    );
+    return { pending: row.pending, oldestAgeSeconds: Math.max(0, row.age_seconds ?? 0) };
   }
 }

@@ -1,5 +1,6 @@
 import type { MailOutboxRepository, QueuedMail } from './mail-outbox.repository.js';
 import { MailDispatcher, mailRetryDelayMs, MAX_RETRY_MS } from './mail.dispatcher.js';
+import { MailMetrics } from './mail.metrics.js';
 import type { MailTransport } from './mail.transport.js';
 
 function queued(id: string, attempts: number): QueuedMail {
@@ -29,7 +30,8 @@ describe(MailDispatcher.name, () => {
       send: (mail: QueuedMail) =>
         mail.id === 'b' ? Promise.reject(new Error('connect ECONNREFUSED')) : Promise.resolve(),
     } as unknown as MailTransport;
-    const sut = new MailDispatcher(outbox, transport, {
+    const metrics = new MailMetrics();
+    const sut = new MailDispatcher(outbox, transport, metrics, {
       retryBaseMs: 5000,
       leaseMs: 60_000,
       batchSize: 10,
@@ -38,5 +40,10 @@ describe(MailDispatcher.name, () => {
     await expect(sut.sendDue()).resolves.toBe(2);
 
     expect(calls).toEqual(['sent a', 'retry b in ~20 s: connect ECONNREFUSED']);
+    const sends = (await metrics.sends.get()).values.map((v) => [v.labels.outcome, v.value]);
+    expect(sends.sort()).toEqual([
+      ['retry', 1],
+      ['sent', 1],
+    ]);
   });
 });

@@ -1,6 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectConfig, MAIL_DELIVERY_CONFIG, type MailDeliveryConfig } from '#app/config';
 import { MailOutboxRepository } from './mail-outbox.repository.js';
+import { MailMetrics } from './mail.metrics.js';
 import { MailTransport } from './mail.transport.js';
 
 /** The longest wait between two tries: a mail server back from an outage gets its mail soon. */
@@ -23,6 +24,7 @@ export class MailDispatcher {
   constructor(
     private readonly outbox: MailOutboxRepository,
     private readonly transport: MailTransport,
+    private readonly metrics: MailMetrics,
     @InjectConfig(MAIL_DELIVERY_CONFIG) private readonly options: MailDeliveryConfig,
   ) {}
 
@@ -36,6 +38,7 @@ export class MailDispatcher {
         const reason = error instanceof Error ? error.message : String(error);
         const delayMs = mailRetryDelayMs(this.options.retryBaseMs, mail.attempts);
         await this.outbox.retryAt(mail.id, new Date(Date.now() + delayMs), reason);
+        this.metrics.sends.inc({ outcome: 'retry' });
         this.logger.warn(
           { mailId: mail.id, attempts: mail.attempts, retryInMs: delayMs, err: reason },
           'mail not sent; retried later',
@@ -43,8 +46,16 @@ export class MailDispatcher {
         continue;
       }
       await this.outbox.sent(mail.id);
+      this.metrics.sends.inc({ outcome: 'sent' });
       this.logger.log({ mailId: mail.id, subject: mail.subject }, 'mail sent');
     }
     return claimed.length;
+  }
+
+  /** Refreshes the outbox gauges: what the alert on stalled mail watches. */
+  async measureBacklog(): Promise<void> {
+    const { pending, oldestAgeSeconds } = await this.outbox.backlog();
+    this.metrics.pending.set(pending);
+    this.metrics.oldestPendingAge.set(oldestAgeSeconds);
   }
 }

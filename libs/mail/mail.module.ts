@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { MailDispatcher } from './mail.dispatcher.js';
 import { MailOutboxRepository } from './mail-outbox.repository.js';
+import { MailMetrics } from './mail.metrics.js';
 import { MailTransport } from './mail.transport.js';
 import { Mailer } from './mailer.js';
 
@@ -12,11 +13,11 @@ import { Mailer } from './mailer.js';
 export class MailModule {}
 
 /**
- * The poller's side: the SMTP transport (`MAIL_CONFIG`) and the dispatcher that empties the outbox
- * (`MAIL_DELIVERY_CONFIG`).
+ * The poller's side: the SMTP transport (`MAIL_CONFIG`), the dispatcher that empties the outbox
+ * (`MAIL_DELIVERY_CONFIG`) and its metrics.
  */
 @Module({
-  providers: [MailOutboxRepository, MailTransport, MailDispatcher],
-  exports: [MailDispatcher],
+  providers: [MailOutboxRepository, MailTransport, MailMetrics, MailDispatcher],
+  exports: [MailDispatcher, MailMetrics],
 })
 export class MailDeliveryModule {}

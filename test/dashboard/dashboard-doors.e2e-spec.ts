@@ -6,6 +6,8 @@ import {
   testEmail,
   testPassword,
 } from '../support/dashboard.js';
+import { ADMIN_HEADERS } from '../support/api.js';
+import { sampleOf } from '../support/metric-names.js';
 import { startTestSmtp, type TestSmtp } from '../support/smtp.js';
 import { TcpProxy } from '../support/tcp-proxy.js';
 import { waitUntil } from '../support/wait.js';
@@ -128,6 +130,9 @@ describe('Dashboard doors', () => {
       await smtp.close();
     });
 
+    const pollerMetrics = async (): Promise<string> =>
+      (await fetch(`${harness.poller.url}/metrics`, { headers: ADMIN_HEADERS })).text();
+
     it('answers as usual while SMTP is down and delivers the link once it is back', async () => {
       const { email } = await createDashboardUser(harness.api, organizationId, 'developer');
       proxy.cut();
@@ -152,6 +157,15 @@ describe('Dashboard doors', () => {
       );
       // Only the reset waits: the invitation that made the user may have gone out before the cut.
       expect(smtp.mails.some((m) => m.to.includes(email) && /Reset/.test(m.subject))).toBe(false);
+      // The operator sees it wait (the MailDeliveryStalled alert reads the age).
+      await waitUntil('the poller to show the waiting mail on /metrics', async () => {
+        const text = await pollerMetrics();
+        return (
+          sampleOf(text, 'mail_outbox_pending') >= 1 &&
+          sampleOf(text, 'mail_outbox_oldest_pending_age_seconds') > 0 &&
+          sampleOf(text, 'mail_sends_total{outcome="retry"}') >= 2
+        );
+      });
 
       proxy.restore();
 
@@ -163,6 +177,14 @@ describe('Dashboard doors', () => {
           [email],
         );
         return rows.length === 0;
+      });
+      await waitUntil('the poller to show an empty outbox on /metrics', async () => {
+        const text = await pollerMetrics();
+        return (
+          sampleOf(text, 'mail_outbox_pending') === 0 &&
+          sampleOf(text, 'mail_outbox_oldest_pending_age_seconds') === 0 &&
+          sampleOf(text, 'mail_sends_total{outcome="sent"}') >= 1
+        );
       });
     }, 90_000);
   });

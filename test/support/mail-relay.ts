@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { MailDispatcher, MailOutboxRepository, MailTransport } from '#app/mail';
+import { MailDispatcher, MailMetrics, MailOutboxRepository, MailTransport } from '#app/mail';
 
 /** The poller's mail sender, in the test process: empties the outbox into an SMTP server. */
 export interface MailRelay {
@@ -14,11 +14,16 @@ export interface MailRelay {
  */
 export function startMailRelay(db: DataSource, smtpUrl: string, intervalMs = 50): MailRelay {
   const transport = new MailTransport({ smtpUrl, from: 'Swap Partners <no-reply@localhost>' });
-  const dispatcher = new MailDispatcher(new MailOutboxRepository(db), transport, {
-    retryBaseMs: 100,
-    leaseMs: 30_000,
-    batchSize: 20,
-  });
+  const dispatcher = new MailDispatcher(
+    new MailOutboxRepository(db),
+    transport,
+    new MailMetrics(),
+    {
+      retryBaseMs: 100,
+      leaseMs: 30_000,
+      batchSize: 20,
+    },
+  );
   let stopped = false;
   const loop = (async () => {
     while (!stopped) {

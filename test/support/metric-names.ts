@@ -62,3 +62,12 @@ export function selectedMetrics(expr: string): string[] {
     .filter((name) => !PROMQL_WORDS.has(name))
     .map((name) => name.replace(/_(bucket|count|sum)$/, ''));
 }
+
+/**
+ * The value of one series in a `/metrics` text, named as it prints (`name` or `name{label="…"}`);
+ * NaN when it is not there.
+ */
+export function sampleOf(metricsText: string, series: string): number {
+  const escaped = series.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return Number(new RegExp(`^${escaped} ([\\d.e+-]+)$`, 'm').exec(metricsText)?.[1] ?? NaN);
+}
