@@ -363,8 +363,7 @@ describe('Poller: swap lifecycle, settlement fields and transitions', () => {
     // run behind the file's other swaps (exactly 0 only when it keeps up).
     await waitUntil(
       'the lag gauge to clear once the overdue swap is gone',
-      async () =>
-        sampleOf(await metrics(), 'poller_oldest_due_swap_lag_seconds{lane="live"}') < 60,
+      async () => sampleOf(await metrics(), 'poller_oldest_due_swap_lag_seconds{lane="live"}') < 60,
       45_000,
       250,
     );
