@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '#app/persistence';
-import { OrganizationsRepository } from './organizations.repository.js';
+import { OrganizationsRepository, type RecordedFirst } from './organizations.repository.js';
 
 /** How far an organization has come on the way in, each step read from what it really did. */
 export interface OnboardingProgress {
@@ -16,17 +16,37 @@ export interface OnboardingProgress {
   liveKey: boolean;
 }
 
-/** Organizations whose first test quote this process has recorded, so it writes it once. */
+/** How many organizations a process remembers as recorded, per step, so it writes each once. */
 const MAX_REMEMBERED = 10_000;
 
+/** Organizations whose first of one kind this process has recorded. */
+class Recorded {
+  private readonly ids = new Set<string>();
+
+  has(id: string): boolean {
+    return this.ids.has(id);
+  }
+
+  add(id: string): void {
+    if (this.ids.size >= MAX_REMEMBERED) {
+      this.ids.clear();
+    }
+    this.ids.add(id);
+  }
+}
+
 /**
- * The dashboard's "Get started" checklist (docs/decisions.md, "Dashboard: Get started"). Swaps,
- * deliveries and keys are read where they are kept; quotes are stored nowhere else, so the first
- * test quote is a timestamp on the organization, written once.
+ * The dashboard's "Get started" checklist (docs/decisions.md, "Dashboard: Get started"). Swaps
+ * and keys are read where they are kept; quotes are stored nowhere else and deliveries are purged
+ * after 30 days (or with their endpoint), so the first test quote and the first delivered webhook
+ * are timestamps on the organization, each written once.
  */
 @Injectable()
 export class OnboardingService {
-  private readonly quoted = new Set<string>();
+  private readonly recorded: Record<RecordedFirst, Recorded> = {
+    testQuote: new Recorded(),
+    webhookDelivered: new Recorded(),
+  };
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
@@ -34,15 +54,13 @@ export class OnboardingService {
   ) {}
 
   /** Called after every test quote: the first one is recorded, the others cost nothing here. */
-  async testQuoteAnswered(organizationId: string): Promise<void> {
-    if (this.quoted.has(organizationId)) {
-      return;
-    }
-    await this.organizations.markFirstTestQuote(organizationId);
-    if (this.quoted.size >= MAX_REMEMBERED) {
-      this.quoted.clear();
-    }
-    this.quoted.add(organizationId);
+  testQuoteAnswered(organizationId: string): Promise<void> {
+    return this.recordFirst('testQuote', organizationId);
+  }
+
+  /** Called by the poller after every delivered webhook, the same way. */
+  webhookDelivered(organizationId: string): Promise<void> {
+    return this.recordFirst('webhookDelivered', organizationId);
   }
 
   async progress(organizationId: string): Promise<OnboardingProgress> {
@@ -53,14 +71,14 @@ export class OnboardingService {
       live_key: boolean;
     }>(
       this.dataSource,
-      `SELECT
-         (SELECT first_test_quote_at IS NOT NULL FROM organizations WHERE id = $1) AS test_quote,
-         EXISTS (SELECT 1 FROM swaps WHERE organization_id = $1 AND NOT livemode) AS test_swap,
-         EXISTS (SELECT 1 FROM webhook_endpoints e
-                   JOIN webhook_deliveries d ON d.endpoint_id = e.id AND d.status = 'delivered'
-                  WHERE e.organization_id = $1) AS webhook_delivered,
-         EXISTS (SELECT 1 FROM credentials WHERE organization_id = $1 AND mode = 'live')
-           AS live_key`,
+      `SELECT o.first_test_quote_at IS NOT NULL AS test_quote,
+              EXISTS (SELECT 1 FROM swaps WHERE organization_id = o.id AND NOT livemode)
+                AS test_swap,
+              o.first_webhook_delivered_at IS NOT NULL AS webhook_delivered,
+              EXISTS (SELECT 1 FROM credentials WHERE organization_id = o.id AND mode = 'live')
+                AS live_key
+         FROM organizations o
+        WHERE o.id = $1`,
       [organizationId],
     );
     return {
@@ -69,5 +87,14 @@ export class OnboardingService {
       webhookDelivered: row?.webhook_delivered === true,
       liveKey: row?.live_key === true,
     };
+  }
+
+  private async recordFirst(first: RecordedFirst, organizationId: string): Promise<void> {
+    const recorded = this.recorded[first];
+    if (recorded.has(organizationId)) {
+      return;
+    }
+    await this.organizations.markFirst(organizationId, first);
+    recorded.add(organizationId);
   }
 }

@@ -4,6 +4,14 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { type OrganizationStatus, type PayoutNetwork } from '#app/domain';
 import { EntityColumns, OrganizationEntity, queryRows } from '#app/persistence';
 
+/** The steps of "Get started" kept as a timestamp on the organization, and their columns. */
+const FIRST_COLUMNS = {
+  testQuote: 'first_test_quote_at',
+  webhookDelivered: 'first_webhook_delivered_at',
+} as const;
+
+export type RecordedFirst = keyof typeof FIRST_COLUMNS;
+
 export interface NewOrganization {
   name: string;
   feePercent: string;
@@ -81,12 +89,12 @@ export class OrganizationsRepository {
     );
   }
 
-  /** Records the organization's first test quote; later calls change nothing. */
-  async markFirstTestQuote(id: string): Promise<void> {
+  /** Records the organization's first `first` (a "Get started" step); later calls change nothing. */
+  async markFirst(id: string, first: RecordedFirst): Promise<void> {
+    const column = FIRST_COLUMNS[first];
     await queryRows(
       this.dataSource,
-      `UPDATE organizations SET first_test_quote_at = now()
-        WHERE id = $1 AND first_test_quote_at IS NULL`,
+      `UPDATE organizations SET ${column} = now() WHERE id = $1 AND ${column} IS NULL`,
       [id],
     );
   }

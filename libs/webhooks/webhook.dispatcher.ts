@@ -6,7 +6,7 @@ import {
   type WebhookConfig,
   type WebhookDeliveryConfig,
 } from '#app/config';
-import { AuditLogRepository, CredentialCipher } from '#app/partners';
+import { AuditLogRepository, CredentialCipher, OnboardingService } from '#app/partners';
 import { traceRoot, type SpanNotes } from '#app/tracing';
 import {
   nextAttemptAt,
@@ -61,6 +61,7 @@ export class WebhookDispatcher {
     private readonly endpoints: WebhookEndpointsRepository,
     private readonly cipher: CredentialCipher,
     private readonly audit: AuditLogRepository,
+    private readonly onboarding: OnboardingService,
     private readonly metrics: WebhookMetrics,
     @InjectConfig(WEBHOOK_CONFIG) private readonly webhooks: WebhookConfig,
     @InjectConfig(WEBHOOK_DELIVERY_CONFIG) private readonly options: WebhookDeliveryConfig,
@@ -182,6 +183,7 @@ export class WebhookDispatcher {
       'webhook attempt',
     );
     if (result.delivered) {
+      await this.recordFirstDelivery(delivery.organizationId);
       if (!delivery.endpointHealthy) {
         await this.endpoints.markHealthy(delivery.endpointId, now);
       }
@@ -199,6 +201,18 @@ export class WebhookDispatcher {
       )
     ) {
       await this.disabled(delivery, 'no delivery succeeded for 3 days', result);
+    }
+  }
+
+  /** "Get started" ticks its step; a failure here is logged and tried again at the next one. */
+  private async recordFirstDelivery(organizationId: string): Promise<void> {
+    try {
+      await this.onboarding.webhookDelivered(organizationId);
+    } catch (error: unknown) {
+      this.logger.warn(
+        { organizationId, err: error instanceof Error ? error.message : String(error) },
+        'could not record the first delivered webhook',
+      );
     }
   }
 

@@ -35,6 +35,10 @@ export class OrganizationEntity {
   @Column({ name: 'first_test_quote_at', type: 'timestamptz', nullable: true })
   firstTestQuoteAt: Date | null;
 
+  /** When a webhook first reached one of its endpoints (the "Get started" checklist). */
+  @Column({ name: 'first_webhook_delivered_at', type: 'timestamptz', nullable: true })
+  firstWebhookDeliveredAt: Date | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -18,6 +18,7 @@ import { GetStarted1765520000000 } from './1765520000000-get-started.js';
 import { MailOutbox1765530000000 } from './1765530000000-mail-outbox.js';
 import { RefundHash1765540000000 } from './1765540000000-refund-hash.js';
 import { DashboardApplications1765550000000 } from './1765550000000-dashboard-applications.js';
+import { FirstWebhookDelivered1765560000000 } from './1765560000000-first-webhook-delivered.js';
 
 /** Every migration, in order. A new migration is added here (see README, "Adding a migration"). */
 export const MIGRATIONS = [
@@ -41,4 +42,5 @@ export const MIGRATIONS = [
   MailOutbox1765530000000,
   RefundHash1765540000000,
   DashboardApplications1765550000000,
+  FirstWebhookDelivered1765560000000,
 ];
