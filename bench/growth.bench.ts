@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
+import type { DataSource } from 'typeorm';
 import { pino } from 'pino';
 import { loadPollerConfig } from '#app/config';
 import { EventsRepository, type FeedCursor } from '#app/events';
@@ -425,7 +426,8 @@ async function typeFilterPlan(
       return Promise.resolve([] as T);
     },
   };
-  await new EventsRepository(recorder as never).feed(
+  // The feed only queries: a recorder stands in for the data source it is built with.
+  await new EventsRepository(recorder as unknown as DataSource).feed(
     { organizationId, livemode: true },
     { after, limit: 50, type: 'swap.created' },
   );
