@@ -109,7 +109,11 @@ describe('The widget after the deposit window', () => {
       }
     });
     try {
-      await run(page, problems);
+      await run(page, problems).catch((error: unknown) => {
+        // What the page met on the way (4xx/5xx answers, console errors) says why it stopped.
+        const message = error instanceof Error ? error.message : String(error);
+        throw new Error(`${message}\nThe page met: ${problems.join('; ') || 'nothing'}`);
+      });
       expect(problems).toEqual([]);
     } finally {
       await context.close();

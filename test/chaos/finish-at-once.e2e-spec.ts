@@ -106,9 +106,11 @@ describe('Poller: a thousand swaps finish at once', () => {
       `1000 swaps finished at once: written back in ${seconds.toFixed(1)} s, lease-lost ${leaseLost}, pricing calls ${pricingCalls}\n`,
     );
     expect(leaseLost).toBe(0);
-    // Asked for by id, 10 per call within the budget (slots 110 ms apart): 100 calls take 11 s;
-    // the rest of the margin is the database's share on a machine shared with the test.
-    expect(seconds).toBeLessThan((3 * POLL_INTERVAL_MS) / 1000 + (ids.length / 10) * 0.11 + 2);
+    // Asked for by id, 10 per call within the budget (slots 110 ms apart): 100 calls take 11 s.
+    // The rest is the database's share on a machine shared with the test: 2 s would do on an idle
+    // one, and 11 s were needed beside two busy loops (22 s in all). One call per swap would take
+    // 110 s, so a generous margin still tells batched from not.
+    expect(seconds).toBeLessThan((3 * POLL_INTERVAL_MS) / 1000 + (ids.length / 10) * 0.11 + 15);
     expect(pricingCalls).toBeLessThanOrEqual(2);
   }, 120_000);
 });
