@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { DataSource } from 'typeorm';
 import { queryRows } from '#app/persistence';
@@ -43,6 +43,7 @@ class Recorded {
  */
 @Injectable()
 export class OnboardingService {
+  private readonly logger = new Logger(OnboardingService.name);
   private readonly recorded: Record<RecordedFirst, Recorded> = {
     testQuote: new Recorded(),
     webhookDelivered: new Recorded(),
@@ -53,12 +54,15 @@ export class OnboardingService {
     private readonly organizations: OrganizationsRepository,
   ) {}
 
-  /** Called after every test quote: the first one is recorded, the others cost nothing here. */
+  /**
+   * Called after every test quote: the first one is recorded, the others cost nothing here. A
+   * failure to record is logged and fails no quote; the next one tries again.
+   */
   testQuoteAnswered(organizationId: string): Promise<void> {
     return this.recordFirst('testQuote', organizationId);
   }
 
-  /** Called by the poller after every delivered webhook, the same way. */
+  /** Called by the poller after every delivered webhook, the same way (it fails no delivery). */
   webhookDelivered(organizationId: string): Promise<void> {
     return this.recordFirst('webhookDelivered', organizationId);
   }
@@ -94,7 +98,19 @@ export class OnboardingService {
     if (recorded.has(organizationId)) {
       return;
     }
-    await this.organizations.markFirst(organizationId, first);
+    try {
+      await this.organizations.markFirst(organizationId, first);
+    } catch (error: unknown) {
+      this.logger.warn(
+        {
+          orgId: organizationId,
+          first,
+          err: error instanceof Error ? error.message : String(error),
+        },
+        'could not record a first step of Get started',
+      );
+      return;
+    }
     recorded.add(organizationId);
   }
 }

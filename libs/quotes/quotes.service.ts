@@ -50,21 +50,9 @@ export class QuotesService {
         ? await this.fixedQuote(party, pair, amountFrom, min, max)
         : await this.floatQuote(party, pair, amountFrom, min, max);
     if (!party.livemode) {
-      await this.recordTestQuote(party.organizationId);
+      await this.onboarding.testQuoteAnswered(party.organizationId);
     }
     return { quote, pair };
-  }
-
-  /** The dashboard's checklist ticks on a first test quote; failing to note it fails no quote. */
-  private async recordTestQuote(organizationId: string): Promise<void> {
-    try {
-      await this.onboarding.testQuoteAnswered(organizationId);
-    } catch (error: unknown) {
-      this.logger.warn(
-        { orgId: organizationId, err: error instanceof Error ? error.message : String(error) },
-        'could not record the first test quote',
-      );
-    }
   }
 
   private bounds(pair: ResolvedPair, mode: SwapMode): { min: string; max: string } {

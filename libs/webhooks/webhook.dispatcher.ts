@@ -183,7 +183,7 @@ export class WebhookDispatcher {
       'webhook attempt',
     );
     if (result.delivered) {
-      await this.recordFirstDelivery(delivery.organizationId);
+      await this.onboarding.webhookDelivered(delivery.organizationId);
       if (!delivery.endpointHealthy) {
         await this.endpoints.markHealthy(delivery.endpointId, now);
       }
@@ -201,18 +201,6 @@ export class WebhookDispatcher {
       )
     ) {
       await this.disabled(delivery, 'no delivery succeeded for 3 days', result);
-    }
-  }
-
-  /** "Get started" ticks its step; a failure here is logged and tried again at the next one. */
-  private async recordFirstDelivery(organizationId: string): Promise<void> {
-    try {
-      await this.onboarding.webhookDelivered(organizationId);
-    } catch (error: unknown) {
-      this.logger.warn(
-        { organizationId, err: error instanceof Error ? error.message : String(error) },
-        'could not record the first delivered webhook',
-      );
     }
   }
 
